@@ -1,0 +1,248 @@
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
+import { validate as isValidCron } from 'node-cron';
+import { z } from 'zod';
+
+/**
+ * The whole configuration, read once from process.env (after dotenv) by main.ts and passed down.
+ * Error messages name the variable and the expected form but never repeat a secret's value.
+ */
+export type SlackMode = 'socket' | 'http' | 'local';
+
+export interface Config {
+  readonly slack: {
+    readonly mode: SlackMode;
+    readonly botToken?: string;
+    readonly appToken?: string;
+    readonly signingSecret?: string;
+    readonly apiUrl?: string;
+  };
+  readonly port: number;
+  readonly gateway: {
+    /** Unset: the in-process simulator is used, and everything that shows the gateway says so. */
+    readonly url?: string;
+    readonly username: string;
+    readonly password: string;
+    readonly timeZone: string;
+    readonly timeoutMs: number;
+  };
+  readonly simulator: { readonly port: number; readonly username: string; readonly password: string };
+  readonly defaultCountry: CountryCode;
+  readonly databaseUrl: string;
+  readonly reportTimeZone: string;
+  readonly adminUserIds: readonly string[];
+  readonly inboundChannel?: string;
+  readonly digestChannel?: string;
+  readonly digestCron: string;
+  readonly inboundPollSeconds: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_VARIABLES = new Set([
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SMS_GATEWAY_PASSWORD',
+  'SIMULATOR_PASSWORD',
+  'DATABASE_URL',
+]);
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+function integer(min: number, max: number, fallback: number) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+        ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+}
+
+function matching(pattern: RegExp, expected: string) {
+  return optionalText.refine((v) => v === undefined || pattern.test(v), { message: expected });
+}
+
+function timeZone() {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'UTC' : v))
+    .refine(isTimeZone, { message: 'expected an IANA time zone such as UTC or Europe/Istanbul' });
+}
+
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: matching(/^xoxb-/, 'expected a bot token starting with xoxb-'),
+  SLACK_APP_TOKEN: matching(/^xapp-/, 'expected an app-level token starting with xapp-'),
+  SLACK_SIGNING_SECRET: matching(
+    /^[0-9a-f]{16,}$/i,
+    'expected the hexadecimal signing secret of the Slack app',
+  ),
+  SLACK_API_URL: matching(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://slack.com/api/'),
+  PORT: integer(1, 65535, 3000),
+  SMS_GATEWAY_URL: matching(
+    /^https?:\/\/[^\s/]+/,
+    'expected an http(s) base URL such as https://sms.example.com',
+  ),
+  SMS_GATEWAY_USERNAME: optionalText,
+  SMS_GATEWAY_PASSWORD: optionalText,
+  SMS_GATEWAY_TIMEZONE: timeZone(),
+  SMS_GATEWAY_TIMEOUT_MS: integer(100, 600_000, 15_000),
+  SIMULATOR_PORT: integer(0, 65535, 4010),
+  SIMULATOR_USERNAME: optionalText,
+  SIMULATOR_PASSWORD: optionalText,
+  DEFAULT_COUNTRY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'TR' : v.toUpperCase()))
+    .refine((v) => isSupportedCountry(v), {
+      message: 'expected a two-letter ISO country code such as TR or DE',
+    }),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'sqlite:./data/smsops.db' : v))
+    .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/\S+$/.test(v), {
+      message: 'expected sqlite:<path> or postgres://user:password@host:5432/database',
+    }),
+  REPORT_TIMEZONE: timeZone(),
+  ADMIN_USER_IDS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)), {
+      message: 'expected comma-separated Slack user IDs such as U012AB3CD,U045EF6GH',
+    }),
+  INBOUND_CHANNEL: matching(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID such as C012AB3CD'),
+  DIGEST_CHANNEL: matching(/^[CGD][A-Z0-9]{2,}$/, 'expected a Slack channel ID such as C012AB3CD'),
+  DIGEST_CRON: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? '0 9 * * *' : v))
+    .refine((v) => [5, 6].includes(v.split(/\s+/).length) && isValidCron(v), {
+      message: 'expected a cron expression with 5 or 6 fields such as "0 9 * * *"',
+    }),
+  INBOUND_POLL_SECONDS: integer(1, 3600, 15),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'info' : v.toLowerCase()))
+    .pipe(
+      z.enum(['debug', 'info', 'warn', 'error'], { message: 'expected one of debug, info, warn, error' }),
+    ),
+});
+
+function describeIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
+  const variable = String(issue.path[0] ?? 'environment');
+  const raw = env[variable];
+  const shown =
+    raw === undefined || SECRET_VARIABLES.has(variable) ? '' : ` (got ${JSON.stringify(raw.slice(0, 60))})`;
+  return `${variable}: ${issue.message}${shown}`;
+}
+
+/** Reads the configuration; throws ConfigError listing every problem at once. */
+function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const problems: string[] = [];
+  if (set('SLACK_BOT_TOKEN') && !set('SLACK_APP_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
+    problems.push(
+      'SLACK_SIGNING_SECRET: required in HTTP mode (SLACK_BOT_TOKEN set without SLACK_APP_TOKEN)',
+    );
+  }
+  if (!set('SLACK_BOT_TOKEN') && set('SLACK_APP_TOKEN')) {
+    problems.push(
+      'SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN is set (expected a bot token starting with xoxb-)',
+    );
+  }
+  if (set('SMS_GATEWAY_URL') && (!set('SMS_GATEWAY_USERNAME') || !set('SMS_GATEWAY_PASSWORD'))) {
+    problems.push('SMS_GATEWAY_USERNAME and SMS_GATEWAY_PASSWORD: required when SMS_GATEWAY_URL is set');
+  }
+  return problems;
+}
+
+/** Reads the configuration; throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => describeIssue(i, env))),
+    ...crossFieldProblems(env),
+  ];
+  if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
+  const e = parsed.data;
+  const mode: SlackMode = !e.SLACK_BOT_TOKEN ? 'local' : e.SLACK_APP_TOKEN ? 'socket' : 'http';
+
+  const simulator = {
+    port: e.SIMULATOR_PORT,
+    username: e.SIMULATOR_USERNAME ?? 'demo',
+    password: e.SIMULATOR_PASSWORD ?? 'demo',
+  };
+  const config: Config = {
+    slack: {
+      mode,
+      botToken: e.SLACK_BOT_TOKEN,
+      appToken: e.SLACK_APP_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      apiUrl: e.SLACK_API_URL,
+    },
+    port: e.PORT,
+    gateway: {
+      url: e.SMS_GATEWAY_URL?.replace(/\/+$/, ''),
+      username: e.SMS_GATEWAY_URL ? e.SMS_GATEWAY_USERNAME! : simulator.username,
+      password: e.SMS_GATEWAY_URL ? e.SMS_GATEWAY_PASSWORD! : simulator.password,
+      timeZone: e.SMS_GATEWAY_TIMEZONE,
+      timeoutMs: e.SMS_GATEWAY_TIMEOUT_MS,
+    },
+    simulator,
+    defaultCountry: e.DEFAULT_COUNTRY as CountryCode,
+    databaseUrl: e.DATABASE_URL,
+    reportTimeZone: e.REPORT_TIMEZONE,
+    adminUserIds: e.ADMIN_USER_IDS,
+    inboundChannel: e.INBOUND_CHANNEL,
+    digestChannel: e.DIGEST_CHANNEL,
+    digestCron: e.DIGEST_CRON,
+    inboundPollSeconds: e.INBOUND_POLL_SECONDS,
+    logLevel: e.LOG_LEVEL,
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) {
+    if (child && typeof child === 'object') deepFreeze(child);
+  }
+  return Object.freeze(value);
+}

@@ -1,0 +1,54 @@
+import { pino } from 'pino';
+import pretty from 'pino-pretty';
+
+export type Logger = pino.Logger;
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+// Any field with one of these names is masked wherever it sits, so a secret passed by mistake
+// (a config object, a request body, an error with a credential) never reaches a log line.
+const REDACTED_PATHS = [
+  'password',
+  'Password',
+  'token',
+  'secret',
+  '*.password',
+  '*.Password',
+  '*.token',
+  '*.secret',
+  '*.Credential',
+  'Credential',
+  '*.*.Password',
+  'headers.authorization',
+  '*.headers.authorization',
+];
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Human-readable lines (local mode, a terminal); otherwise one JSON object per line. */
+  readable?: boolean;
+  destination?: NodeJS.WritableStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const base: pino.LoggerOptions = {
+    level: options.level ?? 'info',
+    base: undefined,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (options.readable) {
+    const stream = pretty({
+      sync: true,
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'HH:MM:ss',
+      ignore: 'pid,hostname',
+      destination: options.destination ?? process.stdout,
+    });
+    return pino(base, stream);
+  }
+  return pino(base, (options.destination ?? process.stdout) as pino.DestinationStream);
+}
+
+/** A logger that drops everything: the default for library code and tests that do not look at logs. */
+export const silentLogger: Logger = pino({ level: 'silent' });

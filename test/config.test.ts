@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults with an empty environment (local mode)', () => {
+    const config = loadConfig({});
+    expect(config.slack.mode).toBe('local');
+    expect(config.port).toBe(3000);
+    expect(config.gateway.url).toBeUndefined();
+    expect(config.gateway.timeoutMs).toBe(15_000);
+    expect(config.gateway.timeZone).toBe('UTC');
+    expect(config.defaultCountry).toBe('TR');
+    expect(config.databaseUrl).toBe('sqlite:./data/smsops.db');
+    expect(config.adminUserIds).toEqual([]);
+    expect(config.digestCron).toBe('0 9 * * *');
+    expect(config.inboundPollSeconds).toBe(15);
+    expect(config.logLevel).toBe('info');
+    // Without a real gateway the simulator's credentials are used.
+    expect(config.gateway.username).toBe('demo');
+  });
+
+  it('chooses Socket Mode with an app token and HTTP mode without', () => {
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }).slack.mode).toBe('socket');
+    expect(
+      loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789' }).slack.mode,
+    ).toBe('http');
+  });
+
+  it('reads every variable of the contract', () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 'abcdef0123456789',
+      SLACK_API_URL: 'http://127.0.0.1:9/api/',
+      PORT: '8080',
+      SMS_GATEWAY_URL: 'https://sms.example.com/',
+      SMS_GATEWAY_USERNAME: 'acme',
+      SMS_GATEWAY_PASSWORD: 'pw',
+      SMS_GATEWAY_TIMEZONE: 'Europe/Istanbul',
+      SMS_GATEWAY_TIMEOUT_MS: '5000',
+      DEFAULT_COUNTRY: 'de',
+      DATABASE_URL: 'postgres://u:p@db:5432/smsops',
+      REPORT_TIMEZONE: 'America/New_York',
+      ADMIN_USER_IDS: 'U012AB3CD, W045EF6GH',
+      INBOUND_CHANNEL: 'C0123',
+      DIGEST_CHANNEL: 'C0456',
+      DIGEST_CRON: '30 8 * * 1-5',
+      INBOUND_POLL_SECONDS: '30',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config.gateway).toMatchObject({
+      url: 'https://sms.example.com',
+      username: 'acme',
+      timeZone: 'Europe/Istanbul',
+      timeoutMs: 5000,
+    });
+    expect(config.port).toBe(8080);
+    expect(config.defaultCountry).toBe('DE');
+    expect(config.adminUserIds).toEqual(['U012AB3CD', 'W045EF6GH']);
+    expect(config.reportTimeZone).toBe('America/New_York');
+    expect(config.digestCron).toBe('30 8 * * 1-5');
+    expect(config.logLevel).toBe('debug');
+    expect(Object.isFrozen(config.gateway)).toBe(true);
+  });
+
+  it('names every bad variable at once, with the expected form', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      SMS_GATEWAY_TIMEZONE: 'Mars/Olympus',
+      DEFAULT_COUNTRY: 'XX',
+      DATABASE_URL: 'mysql://x',
+      ADMIN_USER_IDS: 'alice',
+      DIGEST_CRON: 'every day',
+      LOG_LEVEL: 'loud',
+    });
+    expect(problems).toHaveLength(7);
+    expect(problems.join('\n')).toMatch(/^PORT: expected a whole number from 1 to 65535 \(got "70000"\)$/m);
+    expect(problems.join('\n')).toMatch(/^SMS_GATEWAY_TIMEZONE: expected an IANA time zone/m);
+    expect(problems.join('\n')).toMatch(/^DEFAULT_COUNTRY: expected a two-letter ISO country code/m);
+    expect(problems.join('\n')).toMatch(/^DATABASE_URL: expected sqlite:<path> or postgres:\/\//m);
+    expect(problems.join('\n')).toMatch(/^ADMIN_USER_IDS: expected comma-separated Slack user IDs/m);
+    expect(problems.join('\n')).toMatch(/^DIGEST_CRON: expected a cron expression with 5 or 6 fields/m);
+    expect(problems.join('\n')).toMatch(/^LOG_LEVEL: expected one of debug, info, warn, error/m);
+  });
+
+  it('requires what each mode needs', () => {
+    expect(problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1' })).toEqual([
+      'SLACK_SIGNING_SECRET: required in HTTP mode (SLACK_BOT_TOKEN set without SLACK_APP_TOKEN)',
+    ]);
+    expect(problemsOf({ SLACK_APP_TOKEN: 'xapp-1' })[0]).toMatch(/^SLACK_BOT_TOKEN: required/);
+    expect(problemsOf({ SMS_GATEWAY_URL: 'https://sms.example.com' })[0]).toMatch(
+      /^SMS_GATEWAY_USERNAME and SMS_GATEWAY_PASSWORD: required/,
+    );
+  });
+
+  it('never repeats a secret value in an error', () => {
+    const secrets = {
+      SLACK_BOT_TOKEN: 'not-a-token-s3cr3t',
+      SLACK_APP_TOKEN: 'also-s3cr3t-app',
+      SLACK_SIGNING_SECRET: 'zz-s3cr3t-signing',
+      DATABASE_URL: 'mysql://root:hunter2@db/x',
+    };
+    const text = problemsOf(secrets).join('\n');
+    expect(text).toMatch(/SLACK_BOT_TOKEN: expected a bot token starting with xoxb-/);
+    expect(text).toMatch(/DATABASE_URL: expected/);
+    for (const value of Object.values(secrets)) expect(text).not.toContain(value);
+    expect(text).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,416 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import { type Logger, silentLogger } from '../log.js';
+import { GatewayRejected, GatewayRequestInvalid, GatewayUnavailable } from './errors.js';
+import { formatGatewayTime } from './time.js';
+import type {
+  Balance,
+  BalanceLogEntry,
+  CallOptions,
+  Gateway,
+  InboundMessage,
+  MessageReport,
+  MonthlyStats,
+  Sender,
+  SubmitMultiRequest,
+  SubmitRequest,
+  Survey,
+  SurveyAnswer,
+  TimeRange,
+} from './types.js';
+import { describeZodError, ID_FIELDS, type Operation, type Schemas, schemas, statusOnly } from './wire.js';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** No retry starts once this much time has passed since the first attempt. */
+  maxTotalMs: number;
+}
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  username: string;
+  password: string;
+  /** IANA zone of the gateway's zone-less timestamps. */
+  timeZone?: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  connections?: number;
+  logger?: Logger;
+}
+
+type Kind = 'read' | 'send';
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4_000, maxTotalMs: 30_000 };
+const DEFAULT_VALIDITY_MINUTES = 1440;
+
+/** Errors that prove the request never left this machine: nothing was written to a socket. */
+const NEVER_CONNECTED = new Map<string, 'refused' | 'dns' | 'connect-timeout'>([
+  ['ECONNREFUSED', 'refused'],
+  ['ENOTFOUND', 'dns'],
+  ['EAI_AGAIN', 'dns'],
+  ['UND_ERR_CONNECT_TIMEOUT', 'connect-timeout'],
+]);
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    const nested = (current as { errors?: unknown[] }).errors;
+    if (Array.isArray(nested)) codes.push(...nested.flatMap(errorCodes));
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function validMessageId(operation: string, messageId: number): number {
+  if (!Number.isSafeInteger(messageId) || messageId <= 0) {
+    throw new GatewayRequestInvalid(
+      operation,
+      `${operation}: MessageId must be a positive whole number up to 2^53 (got ${String(messageId)})`,
+    );
+  }
+  return messageId;
+}
+
+/** The gateway over HTTP: one undici Pool with keep-alive, a timeout per request, zod at the boundary. */
+export class GatewayClient implements Gateway {
+  readonly #pool: Pool;
+  readonly #basePath: string;
+  readonly #credential: { Username: string; Password: string };
+  readonly #schemas: Schemas;
+  readonly #timeZone: string;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #logger: Logger;
+  /** The base URL without user info, safe to show. */
+  readonly target: string;
+
+  constructor(options: GatewayClientOptions) {
+    const url = new URL(options.baseUrl);
+    url.username = '';
+    url.password = '';
+    this.target = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#pool = new Pool(url.origin, {
+      connections: options.connections ?? 16,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 30_000,
+    });
+    this.#credential = { Username: options.username, Password: options.password };
+    this.#timeZone = options.timeZone ?? 'UTC';
+    this.#schemas = schemas(this.#timeZone);
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#logger = (options.logger ?? silentLogger).child({ component: 'gateway' });
+  }
+
+  [inspect.custom](): string {
+    return `GatewayClient { target: ${this.target} }`;
+  }
+
+  async submit(request: SubmitRequest, options?: CallOptions): Promise<{ messageId: number }> {
+    const reply = await this.#call(
+      'Submit',
+      {
+        DataCoding: request.dataCoding ?? 'Default',
+        Header: { From: request.from, ValidityPeriod: request.validityMinutes ?? DEFAULT_VALIDITY_MINUTES },
+        Message: request.message,
+        To: [...request.to],
+      },
+      'send',
+      options,
+    );
+    return { messageId: reply.MessageId };
+  }
+
+  async submitMulti(request: SubmitMultiRequest, options?: CallOptions): Promise<{ messageId: number }> {
+    const reply = await this.#call(
+      'SubmitMulti',
+      {
+        Header: { From: request.from, ValidityPeriod: request.validityMinutes ?? DEFAULT_VALIDITY_MINUTES },
+        Envelopes: request.envelopes.map((e) => ({ Message: e.message, To: e.to })),
+        DataCoding: request.dataCoding ?? 'Default',
+      },
+      'send',
+      options,
+    );
+    return { messageId: reply.MessageId };
+  }
+
+  async queryMulti(
+    request: { messageId?: number; range?: TimeRange; pageIndex?: number; pageSize?: number },
+    options?: CallOptions,
+  ): Promise<{ reports: MessageReport[]; totalCount?: number }> {
+    // MessageId 0 lists every batch received within the Range: how an unknown send is reconciled.
+    const listing = request.messageId === undefined || request.messageId === 0;
+    const body: Record<string, unknown> = {
+      MessageId: listing ? 0 : validMessageId('QueryMulti', request.messageId!),
+      Range: this.#range(request.range),
+    };
+    if (request.pageIndex !== undefined) body.PageIndex = request.pageIndex;
+    if (request.pageSize !== undefined) body.PageSize = request.pageSize;
+    const reply = await this.#call('QueryMulti', body, 'read', options);
+    return {
+      reports: reply.Report.items.map((r) => ({
+        id: r.Id,
+        received: r.Received,
+        sent: r.Sent,
+        state: r.State,
+        sender: r.Sender,
+        cost: r.Cost,
+        message: r.Message,
+        coding: r.Coding,
+        deliveredCount: r.DeliveredCount,
+        undeliveredCount: r.UndeliveredCount,
+        count: r.Count,
+      })),
+      totalCount: reply.Report.totalCount,
+    };
+  }
+
+  async cancel(messageId: number, options?: CallOptions): Promise<void> {
+    await this.#call('Cancel', { MessageId: validMessageId('Cancel', messageId) }, 'send', options);
+  }
+
+  async receive(
+    request: { range?: TimeRange; state?: string; recipient?: string } = {},
+    options?: CallOptions,
+  ): Promise<InboundMessage[]> {
+    const reply = await this.#call(
+      'Receive',
+      {
+        Range: this.#range(request.range),
+        State: request.state ?? 'All',
+        Recipient: request.recipient ?? '',
+      },
+      'read',
+      options,
+    );
+    return reply.Message.items.map((m) => ({
+      id: m.Id,
+      received: m.Received,
+      network: m.Network,
+      msisdn: m.MSISDN,
+      recipient: m.Recipient,
+      keyword: m.Keyword,
+      text: m.Text,
+      price: m.Price,
+      xser: m.Xser,
+    }));
+  }
+
+  async getBalance(options?: CallOptions): Promise<Balance> {
+    const { Balance: b } = await this.#call('GetBalance', {}, 'read', options);
+    return { main: b.Main, limit: b.Limit, usable: b.Main + b.Limit };
+  }
+
+  async getBalanceLog(range?: TimeRange, options?: CallOptions): Promise<BalanceLogEntry[]> {
+    const reply = await this.#call('GetBalanceLog', { DateRange: this.#range(range) }, 'read', options);
+    return reply.BalanceLogs.items.map((e) => ({
+      id: e.Id,
+      timestamp: e.Timestamp,
+      type: e.Type,
+      amount: e.Balance,
+      balanceAfter: e.CurrentBalance,
+      explanation: e.Explanation,
+      cost: e.Cost,
+    }));
+  }
+
+  async getSenders(options?: CallOptions): Promise<Sender[]> {
+    const reply = await this.#call('GetSenders', {}, 'read', options);
+    return reply.Senders.map((s) => ({ name: s.Value, isDefault: s.Default }));
+  }
+
+  async queryStats(options?: CallOptions): Promise<MonthlyStats[]> {
+    const reply = await this.#call('QueryStats', {}, 'read', options);
+    return reply.Report.items.map((r) => ({
+      year: r.Year,
+      month: r.Month,
+      delivered: r.Delivered,
+      undelivered: r.Undelivered,
+      count: r.Count,
+    }));
+  }
+
+  async getSurveys(options?: CallOptions): Promise<Survey[]> {
+    const reply = await this.#call('GetSurveys', {}, 'read', options);
+    return reply.SurveyDetail.items.map((s) => ({
+      id: s.Id,
+      name: s.Name,
+      totalQuestions: s.TotalQuestion,
+      subscribers: s.Subscriber,
+      answered: s.Answered,
+      delivered: s.Delivered,
+      messageId: s.MessageId,
+    }));
+  }
+
+  async getSurveyAnswers(surveyId: number, options?: CallOptions): Promise<SurveyAnswer[]> {
+    if (!Number.isSafeInteger(surveyId) || surveyId <= 0) {
+      throw new GatewayRequestInvalid(
+        'GetSurveyAnswers',
+        `GetSurveyAnswers: SurveyId must be a positive whole number (got ${String(surveyId)})`,
+      );
+    }
+    const reply = await this.#call('GetSurveyAnswers', { SurveyId: surveyId }, 'read', options);
+    return reply.AnswerDetail.items.map((a) => ({
+      surveyId: a.SurveyId,
+      questionNo: a.QuestionNo,
+      answer: a.Answer,
+      count: a.Count,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  #range(range?: TimeRange): Record<string, string> {
+    const out: Record<string, string> = {};
+    if (range?.begin) out.Begin = formatGatewayTime(range.begin, this.#timeZone);
+    if (range?.end) out.End = formatGatewayTime(range.end, this.#timeZone);
+    return out;
+  }
+
+  /**
+   * Reads retry every transient failure; sends (and Cancel) retry only when the request provably
+   * never left, because a repeated Submit after a lost reply sends every SMS twice.
+   */
+  async #call<O extends Operation>(
+    operation: O,
+    members: Record<string, unknown>,
+    kind: Kind,
+    options: CallOptions = {},
+  ): Promise<z.output<Schemas[O]>['Response']> {
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#once(operation, members, options);
+      } catch (error) {
+        if (!(error instanceof GatewayUnavailable)) throw error;
+        const transient =
+          error.reason !== 'aborted' && !(error.reason === 'http-status' && (error.httpStatus ?? 0) < 500);
+        const retryable = kind === 'read' ? transient : !error.sentMaybe && transient;
+        const delay =
+          Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1)) *
+          (0.5 + Math.random() / 2);
+        if (
+          !retryable ||
+          attempt >= this.#retry.attempts ||
+          Date.now() - started + delay > this.#retry.maxTotalMs
+        ) {
+          throw error;
+        }
+        this.#logger.debug(
+          { operation, attempt, reason: error.reason, delayMs: Math.round(delay) },
+          'gateway call retried',
+        );
+        try {
+          await sleep(delay, undefined, { signal: options.signal });
+        } catch {
+          throw error;
+        }
+      }
+    }
+  }
+
+  async #once<O extends Operation>(
+    operation: O,
+    members: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<z.output<Schemas[O]>['Response']> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const unavailable = (
+      reason: ConstructorParameters<typeof GatewayUnavailable>[1],
+      message: string,
+      sentMaybe: boolean,
+      status?: number,
+    ) => new GatewayUnavailable(operation, reason, message, sentMaybe, status);
+
+    let statusCode: number;
+    let text: string;
+    try {
+      const response = await this.#pool.request({
+        method: 'POST',
+        path: `${this.#basePath}/json/syncreply/${operation}`,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ Credential: this.#credential, ...members }),
+        signal,
+      });
+      statusCode = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      const neverLeft = errorCodes(error)
+        .map((c) => NEVER_CONNECTED.get(c))
+        .find((r) => r !== undefined);
+      if (neverLeft) {
+        const what = {
+          refused: 'connection refused',
+          dns: 'host name not found',
+          'connect-timeout': 'connection timed out',
+        }[neverLeft];
+        throw unavailable(neverLeft, `${what} at ${this.target}`, false);
+      }
+      if (timeout.aborted) {
+        throw unavailable('timeout', `no reply within ${this.#timeoutMs} ms from ${this.target}`, true);
+      }
+      if (options.signal?.aborted) throw unavailable('aborted', 'call aborted', true);
+      const code = errorCodes(error)[0];
+      throw unavailable(
+        'network',
+        `network error talking to ${this.target}${code ? ` (${code})` : ''}`,
+        true,
+      );
+    }
+
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const status = statusOnly.safeParse(json);
+    if (status.success && status.data.Response.Status.Code !== 200) {
+      const { Code, Description } = status.data.Response.Status;
+      throw new GatewayRejected(operation, Code, Description);
+    }
+    if (statusCode < 200 || statusCode > 299) {
+      const serviceMessage = (json as { ResponseStatus?: { Message?: unknown } } | undefined)?.ResponseStatus
+        ?.Message;
+      const detail = typeof serviceMessage === 'string' ? `: ${serviceMessage.slice(0, 200)}` : '';
+      // A 4xx means the gateway (or a proxy in front of it) refused the request before acting on it.
+      throw unavailable(
+        'http-status',
+        `HTTP ${statusCode} from ${this.target}${detail}`,
+        statusCode >= 500,
+        statusCode,
+      );
+    }
+    if (json === undefined) {
+      const looksLike = /^\s*</.test(text)
+        ? 'an HTML page'
+        : text.trim() === ''
+          ? 'an empty body'
+          : 'text that is not JSON';
+      throw unavailable('not-json', `the gateway answered with ${looksLike} instead of JSON`, true);
+    }
+    for (const match of text.matchAll(ID_FIELDS)) {
+      const [, field, digits] = match;
+      if (BigInt(digits!) > BigInt(Number.MAX_SAFE_INTEGER)) {
+        throw unavailable('malformed', `${field} ${digits} is beyond 2^53 and cannot be kept exactly`, true);
+      }
+    }
+    const parsed = this.#schemas[operation].safeParse(json);
+    if (!parsed.success) throw unavailable('malformed', describeZodError(parsed.error), true);
+    return (parsed.data as { Response: z.output<Schemas[O]>['Response'] }).Response;
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatGatewayTime, parseGatewayTime } from '../../src/gateway/time.js';
+
+describe('gateway timestamps', () => {
+  it('reads zero to seven fractional digits in the configured zone', () => {
+    expect(parseGatewayTime('2024-01-02T03:04:05.1234567', 'UTC')?.toISOString()).toBe(
+      '2024-01-02T03:04:05.123Z',
+    );
+    expect(parseGatewayTime('2024-01-02T03:04:05', 'UTC')?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
+    expect(parseGatewayTime('2024-01-02T03:04:05.5', 'UTC')?.toISOString()).toBe('2024-01-02T03:04:05.500Z');
+    expect(parseGatewayTime('2024-07-02T12:00:00.0000000', 'Europe/Istanbul')?.toISOString()).toBe(
+      '2024-07-02T09:00:00.000Z',
+    );
+    expect(parseGatewayTime('2024-01-15T12:00:00', 'America/New_York')?.toISOString()).toBe(
+      '2024-01-15T17:00:00.000Z',
+    );
+  });
+
+  it('honours an explicit zone when a deployment sends one', () => {
+    expect(parseGatewayTime('2024-01-02T03:04:05.12Z', 'Europe/Istanbul')?.toISOString()).toBe(
+      '2024-01-02T03:04:05.120Z',
+    );
+    expect(parseGatewayTime('2024-01-02T03:04:05+03:00', 'UTC')?.toISOString()).toBe(
+      '2024-01-02T00:04:05.000Z',
+    );
+  });
+
+  it('rejects what is not a timestamp, and impossible dates', () => {
+    for (const bad of [
+      '',
+      'yesterday',
+      '2024-13-01T00:00:00',
+      '2024-02-30T00:00:00',
+      '2024-01-02T03:04:05.12345678',
+    ]) {
+      expect(parseGatewayTime(bad, 'UTC'), bad).toBeUndefined();
+    }
+  });
+
+  it('writes the gateway form: seven digits, no zone, in the gateway zone', () => {
+    const date = new Date('2024-07-02T09:00:00.123Z');
+    expect(formatGatewayTime(date, 'UTC')).toBe('2024-07-02T09:00:00.1230000');
+    expect(formatGatewayTime(date, 'Europe/Istanbul')).toBe('2024-07-02T12:00:00.1230000');
+    expect(parseGatewayTime(formatGatewayTime(date, 'America/New_York'), 'America/New_York')).toEqual(date);
+  });
+});

@@ -1,0 +1,218 @@
+import { foldCase } from './fold.js';
+
+export interface CsvRow {
+  /** 1-based line the row starts on (a quoted value may span several lines). */
+  line: number;
+  /** The raw text of the number column. */
+  number: string;
+  /** Values by column name. */
+  values: Record<string, string>;
+}
+
+export interface CsvError {
+  line: number;
+  reason: string;
+}
+
+export interface ParsedCsv {
+  columns: string[];
+  /** Name of the column read as the phone number. */
+  numberColumn: string;
+  /** Rows without errors. */
+  rows: CsvRow[];
+  errors: CsvError[];
+}
+
+interface RawRecord {
+  line: number;
+  fields: string[];
+  error?: string;
+}
+
+// Header names (folded, without blanks and punctuation) that mark the number column; Turkish
+// ones too, since the default country is TR.
+const NUMBER_HEADERS = new Set(
+  [
+    'number',
+    'phone phonenumber phoneno',
+    'msisdn',
+    'mobile mobileno mobilenumber',
+    'gsm gsmno',
+    'tel telno telefon telefonno telefonnumarasi',
+    'numara',
+    'cep cepno ceptel ceptelefonu',
+  ].flatMap((names) => names.split(' ')),
+);
+
+// A first row whose number cell is a phone number means the header was forgotten.
+const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
+
+/**
+ * Parses CSV text whose first row names the columns. The number is in the column named
+ * number/phone/msisdn (or a Turkish equivalent), else the first column. Commas are the usual
+ * separator; a header with more semicolons or tabs than commas selects those (Excel in Turkish
+ * locales writes semicolons, spreadsheets pasted as text give tabs).
+ */
+export function parseCsv(text: string): ParsedCsv {
+  const source = String(text).replace(/^\uFEFF/, '');
+  const delimiter = detectDelimiter(source);
+  const records = readRecords(source, delimiter).filter((r) => r.error || r.fields.some((f) => f !== ''));
+  const errors: CsvError[] = [];
+  const header = records.shift();
+  if (header === undefined) {
+    return {
+      columns: [],
+      numberColumn: '',
+      rows: [],
+      errors: [{ line: 1, reason: 'no header row: the CSV is empty' }],
+    };
+  }
+  const columns = header.fields.map((f) => f.trim());
+  const numberIndex = Math.max(
+    0,
+    columns.findIndex((c) => NUMBER_HEADERS.has(foldCase(c).replace(/[\s_.\-/]/gu, ''))),
+  );
+  const numberColumn = columns[numberIndex] ?? '';
+  errors.push(...headerErrors(header, columns, numberIndex));
+  if (errors.length > 0) return { columns, numberColumn, rows: [], errors };
+
+  const rows: CsvRow[] = [];
+  for (const record of records) {
+    const reason = record.error ?? shapeError(record.fields, columns.length);
+    if (reason) {
+      errors.push({ line: record.line, reason });
+      continue;
+    }
+    const values: Record<string, string> = Object.create(null);
+    columns.forEach((column, i) => {
+      if (column !== '') values[column] = record.fields[i] ?? '';
+    });
+    rows.push({ line: record.line, number: record.fields[numberIndex] ?? '', values });
+  }
+  return { columns, numberColumn, rows, errors };
+}
+
+function headerErrors(header: RawRecord, columns: readonly string[], numberIndex: number): CsvError[] {
+  if (header.error) return [{ line: header.line, reason: header.error }];
+  const errors: CsvError[] = [];
+  const line = header.line;
+  if (LOOKS_LIKE_NUMBER.test(columns[numberIndex] ?? '')) {
+    errors.push({
+      line,
+      reason: `"${columns[numberIndex]}" looks like a phone number: the first row must name the columns, e.g. number,name`,
+    });
+  }
+  const seen = new Map<string, string>();
+  for (const column of columns) {
+    if (column === '') continue;
+    const key = foldCase(column);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      const same =
+        earlier === column
+          ? `column "${column}" appears twice`
+          : `columns "${earlier}" and "${column}" differ only in case`;
+      errors.push({ line, reason: `${same} in the header` });
+    } else {
+      seen.set(key, column);
+    }
+  }
+  return errors;
+}
+
+function shapeError(fields: readonly string[], expected: number): string | undefined {
+  // Spreadsheets sometimes add empty trailing cells; those are harmless.
+  const meaningful =
+    fields.length > expected && fields.slice(expected).every((f) => f === '') ? expected : fields.length;
+  if (meaningful === expected) return undefined;
+  const values = meaningful === 1 ? '1 value' : `${meaningful} values`;
+  return `${values}, but the header has ${expected} columns`;
+}
+
+function detectDelimiter(text: string): string {
+  const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  const unquoted = firstLine.replace(/"[^"]*"/g, '');
+  let best = ',';
+  let bestCount = count(unquoted, ',');
+  for (const candidate of [';', '\t']) {
+    const n = count(unquoted, candidate);
+    if (n > bestCount) {
+      best = candidate;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+function count(text: string, char: string): number {
+  return text.split(char).length - 1;
+}
+
+// RFC 4180 with the leniency people need: blanks around quoted values, CR, LF or CRLF line
+// ends, and a lone quote inside an unquoted value kept as text (5'10" is not an error).
+function readRecords(text: string, delimiter: string): RawRecord[] {
+  const records: RawRecord[] = [];
+  const n = text.length;
+  const isBlank = (c: string | undefined) => (c === ' ' || c === '\t') && c !== delimiter;
+  const endsField = (c: string | undefined) => c === undefined || c === delimiter || c === '\n' || c === '\r';
+  let i = 0;
+  let line = 1;
+  while (i < n) {
+    const record: RawRecord = { line, fields: [] };
+    for (;;) {
+      let j = i;
+      while (isBlank(text[j])) j += 1;
+      let value: string;
+      if (text[j] === '"') {
+        const quoteLine = line;
+        i = j + 1;
+        value = '';
+        let closed = false;
+        while (i < n) {
+          const c = text[i]!;
+          if (c === '"') {
+            if (text[i + 1] === '"') {
+              value += '"';
+              i += 2;
+              continue;
+            }
+            i += 1;
+            closed = true;
+            break;
+          }
+          if (c === '\r' || c === '\n') {
+            // Any line end inside a value becomes \n: that is what the SMS will carry.
+            if (c === '\r' && text[i + 1] === '\n') i += 1;
+            line += 1;
+            value += '\n';
+          } else {
+            value += c;
+          }
+          i += 1;
+        }
+        if (!closed) record.error ??= `the quote opened on line ${quoteLine} is never closed`;
+        while (isBlank(text[i])) i += 1;
+        if (!endsField(text[i])) {
+          record.error ??=
+            'text after a closing quote: quote the whole value and write "" for a quote inside it';
+          while (!endsField(text[i])) i += 1;
+        }
+      } else {
+        const start = i;
+        while (!endsField(text[i])) i += 1;
+        value = text.slice(start, i).trim();
+      }
+      record.fields.push(value);
+      if (i < n && text[i] === delimiter) {
+        i += 1;
+        continue;
+      }
+      break;
+    }
+    if (text[i] === '\r') i += text[i + 1] === '\n' ? 2 : 1;
+    else if (text[i] === '\n') i += 1;
+    line += 1;
+    records.push(record);
+  }
+  return records;
+}

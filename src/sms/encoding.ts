@@ -1,0 +1,136 @@
+import { gsm7Septets, turkishSeptets, ucs2Units } from './gsm-alphabet.js';
+
+export type SmsEncoding = 'GSM7' | 'TurkishSingleShift' | 'UCS2';
+export type DataCoding = 'Default' | 'TurkishSingleShift' | 'UCS2';
+
+export interface TextAnalysis {
+  encoding: SmsEncoding;
+  dataCoding: DataCoding;
+  /** Unicode code points, which is what people count when they count characters. */
+  characters: number;
+  /** Septets for the 7-bit encodings, UTF-16 code units for UCS2. */
+  units: number;
+  segments: number;
+  /** Capacity of one segment for this text: the single-SMS figure unless it needs several. */
+  perSegment: number;
+  remainingInLastSegment: number;
+  /** Characters no 7-bit table can carry, when they are why UCS2 was chosen automatically. */
+  forcedUcs2By: string[];
+  /** Characters the encoding forced through `options.encoding` cannot carry. */
+  unrepresentable: string[];
+}
+
+interface Capacity {
+  single: number;
+  concatenated: number;
+}
+
+// 140 octets per SMS, minus the user data header. Concatenation adds a 6-octet header
+// (UDHL + 5-octet IE); the national language single shift adds a 3-octet IE on top, and even a
+// single SMS then needs a header (UDHL + 3 octets). Septets are packed, so 7-bit capacity is
+// floor(bits / 7).
+const CAPACITY: Record<SmsEncoding, Capacity> = {
+  GSM7: { single: 160, concatenated: 153 },
+  TurkishSingleShift: { single: 155, concatenated: 149 },
+  UCS2: { single: 70, concatenated: 67 },
+};
+
+const DATA_CODING: Record<SmsEncoding, DataCoding> = {
+  GSM7: 'Default',
+  TurkishSingleShift: 'TurkishSingleShift',
+  UCS2: 'UCS2',
+};
+
+// Order is the tie-break when two encodings need the same number of segments.
+const PREFERENCE: readonly SmsEncoding[] = ['GSM7', 'TurkishSingleShift', 'UCS2'];
+
+const COST: Record<SmsEncoding, (char: string) => number | undefined> = {
+  GSM7: gsm7Septets,
+  TurkishSingleShift: turkishSeptets,
+  UCS2: ucs2Units,
+};
+
+export function dataCodingOf(encoding: SmsEncoding): DataCoding {
+  return DATA_CODING[encoding];
+}
+
+interface Packing {
+  encoding: SmsEncoding;
+  units: number;
+  segments: number;
+  perSegment: number;
+  lastUsed: number;
+  unrepresentable: string[];
+}
+
+// sms-segments-calculator (already a dependency) gets GSM-7/UCS-2 boundaries right, but it is not
+// used here: it packs whole grapheme clusters where our rule is "never split a surrogate pair",
+// counts graphemes rather than code points, throws instead of reporting characters a forced
+// GSM-7 cannot carry, and has no national language shift tables. One packer for all three
+// encodings keeps them consistent; test/sms/encoding.test.ts checks it against the library
+// wherever the two rules coincide.
+function pack(chars: readonly string[], encoding: SmsEncoding): Packing {
+  const cost = COST[encoding];
+  const { single, concatenated } = CAPACITY[encoding];
+  const unrepresentable = new Set<string>();
+  const costs = chars.map((char) => {
+    const c = cost(char);
+    if (c !== undefined) return c;
+    unrepresentable.add(char);
+    // The gateway would have to substitute something (typically '?'), which costs one septet.
+    return 1;
+  });
+  const units = costs.reduce((sum, c) => sum + c, 0);
+  const base = { encoding, units, unrepresentable: [...unrepresentable] };
+  if (units === 0) return { ...base, segments: 0, perSegment: single, lastUsed: 0 };
+  if (units <= single) return { ...base, segments: 1, perSegment: single, lastUsed: units };
+
+  // Escape+character pairs and surrogate pairs are indivisible, so a segment may end short.
+  let segments = 1;
+  let used = 0;
+  for (const c of costs) {
+    if (used + c > concatenated) {
+      segments += 1;
+      used = 0;
+    }
+    used += c;
+  }
+  return { ...base, segments, perSegment: concatenated, lastUsed: used };
+}
+
+function choose(chars: readonly string[]): { packing: Packing; forcedUcs2By: string[] } {
+  let best: Packing | undefined;
+  for (const encoding of PREFERENCE) {
+    const packing = pack(chars, encoding);
+    if (packing.unrepresentable.length > 0) continue;
+    if (best === undefined || packing.segments < best.segments) best = packing;
+  }
+  // UCS2 carries everything, so `best` is always set; the fallback only satisfies the compiler.
+  const packing = best ?? pack(chars, 'UCS2');
+  const forcedUcs2By =
+    packing.encoding === 'UCS2' ? distinct(chars.filter((char) => turkishSeptets(char) === undefined)) : [];
+  return { packing, forcedUcs2By };
+}
+
+function distinct(chars: readonly string[]): string[] {
+  return [...new Set(chars)];
+}
+
+export function analyzeText(text: string, options: { encoding?: SmsEncoding } = {}): TextAnalysis {
+  // Iterating a string yields code points; a lone surrogate comes out on its own.
+  const chars = [...text];
+  const forced = options.encoding;
+  const { packing, forcedUcs2By } =
+    forced === undefined ? choose(chars) : { packing: pack(chars, forced), forcedUcs2By: [] };
+  return {
+    encoding: packing.encoding,
+    dataCoding: DATA_CODING[packing.encoding],
+    characters: chars.length,
+    units: packing.units,
+    segments: packing.segments,
+    perSegment: packing.perSegment,
+    remainingInLastSegment: packing.perSegment - packing.lastUsed,
+    forcedUcs2By,
+    unrepresentable: forced === undefined ? [] : packing.unrepresentable,
+  };
+}

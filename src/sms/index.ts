@@ -1,0 +1,29 @@
+export { type CsvError, type CsvRow, type ParsedCsv, parseCsv } from './csv.js';
+export {
+  analyzeText,
+  type DataCoding,
+  dataCodingOf,
+  type SmsEncoding,
+  type TextAnalysis,
+} from './encoding.js';
+export {
+  type CountryCode,
+  formatForPeople,
+  isCountryCode,
+  type NormalisedNumber,
+  normaliseNumber,
+} from './numbers.js';
+export {
+  type Envelope,
+  type RenderedEnvelopes,
+  renderEnvelopes,
+  templatePlaceholders,
+} from './personalise.js';
+export {
+  type DuplicateRecipient,
+  type InvalidRecipient,
+  type ParsedRecipients,
+  parseRecipients,
+  type Recipient,
+} from './recipients.js';
+export { DEFAULT_STOP_WORDS, isStopWord } from './stopwords.js';

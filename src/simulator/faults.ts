@@ -1,0 +1,46 @@
+import type { OperationName } from './types.js';
+
+export const FAULT_KINDS = ['timeout', 'http500', 'notjson', 'status'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface Fault {
+  /** Absent: any operation. */
+  operation?: OperationName;
+  kind: FaultKind;
+  code?: number;
+  /** How many more calls get this fault. */
+  times: number;
+  delayMs?: number;
+}
+
+/** How long a `timeout` fault holds its reply when the injector does not say. */
+export const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
+
+/** Faults waiting for matching calls, consumed first-in first-out. */
+export class FaultQueue {
+  #faults: Fault[] = [];
+
+  add(fault: Fault): void {
+    // Absent options stay absent, so /_sim/state and state() show the same plain JSON.
+    const copy = Object.fromEntries(Object.entries(fault).filter(([, v]) => v !== undefined)) as Fault;
+    this.#faults.push(copy);
+  }
+
+  /** The fault the next call of `operation` gets, counting it as used. */
+  take(operation: OperationName): Fault | undefined {
+    const index = this.#faults.findIndex((f) => f.operation === undefined || f.operation === operation);
+    if (index < 0) return undefined;
+    const fault = this.#faults[index]!;
+    fault.times--;
+    if (fault.times <= 0) this.#faults.splice(index, 1);
+    return { ...fault };
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+
+  list(): Fault[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+}

@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { StoreKind } from '../types.js';
+import * as initial from './0001_initial.js';
+import * as drafts from './0002_drafts.js';
+
+// Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
+// A new migration is a new file with the next number, appended to this list.
+export function migrationProvider(kind: StoreKind): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001_initial': { up: (db) => initial.up(db, kind) },
+    '0002_drafts': { up: (db) => drafts.up(db) },
+  };
+  return { getMigrations: async () => migrations };
+}
+
+export const MIGRATION_TABLE = 'smsops_migration';
+export const MIGRATION_LOCK_TABLE = 'smsops_migration_lock';

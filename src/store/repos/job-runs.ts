@@ -1,0 +1,84 @@
+import type { Selectable } from 'kysely';
+import { fromMillis, newToken, toMillis } from '../codec.js';
+import type { RepoContext } from '../context.js';
+import type { JobRunsTable } from '../schema.js';
+import type { JobRun, JobRunsRepo } from '../types.js';
+
+const slotText = (slot: Date | string): string => {
+  const text = typeof slot === 'string' ? slot : slot.toISOString();
+  if (text === '') throw new RangeError('empty job slot');
+  return text;
+};
+
+const toRun = (r: Selectable<JobRunsTable>): JobRun => ({
+  job: r.job,
+  slot: r.slot,
+  instanceId: r.instance_id,
+  claimedAt: fromMillis(r.claimed_at),
+});
+
+export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
+  const { db } = ctx;
+  const find = (job: string, slot: string) =>
+    db.selectFrom('job_runs').selectAll().where('job', '=', job).where('slot', '=', slot).executeTakeFirst();
+
+  return {
+    claim(job, slot, instanceId, at = ctx.now()) {
+      const key = slotText(slot);
+      const token = newToken();
+      const claimedAt = toMillis(at);
+      return ctx.run(async (attempt) => {
+        const won = await db
+          .insertInto('job_runs')
+          .values({ job, slot: key, instance_id: instanceId, claim_token: token, claimed_at: claimedAt })
+          .onConflict((oc) => oc.columns(['job', 'slot']).doNothing())
+          .returning('job')
+          .executeTakeFirst();
+        if (won) return true;
+        if (attempt === 0) return false;
+        return (await find(job, key))?.claim_token === token;
+      });
+    },
+
+    lastRun: (job) =>
+      ctx.run(async () => {
+        const row = await db
+          .selectFrom('job_runs')
+          .selectAll()
+          .where('job', '=', job)
+          .orderBy('claimed_at', 'desc')
+          .orderBy('slot', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        return row ? toRun(row) : undefined;
+      }),
+
+    runs: (job, limit) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('job_runs')
+          .selectAll()
+          .where('job', '=', job)
+          .orderBy('claimed_at', 'desc')
+          .orderBy('slot', 'desc')
+          .limit(limit)
+          .execute();
+        return rows.map(toRun);
+      }),
+
+    get: (job, slot) =>
+      ctx.run(async () => {
+        const row = await find(job, slotText(slot));
+        return row ? toRun(row) : undefined;
+      }),
+
+    pruneBefore: (before) =>
+      ctx.run(async () => {
+        const result = await db
+          .deleteFrom('job_runs')
+          .where('claimed_at', '<', toMillis(before))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
+  };
+}

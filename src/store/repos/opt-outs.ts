@@ -1,0 +1,73 @@
+import { fromMillis, toMillis } from '../codec.js';
+import type { RepoContext } from '../context.js';
+import type { OptOutSource, OptOutsRepo } from '../types.js';
+
+// Well under SQLite's and PostgreSQL's bound-parameter limits, and large enough that 10,000 numbers
+// take a handful of round trips.
+const CHUNK = 1_000;
+
+export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
+  const { db } = ctx;
+  return {
+    add: (msisdn, entry) =>
+      ctx.run(async () => {
+        const inserted = await db
+          .insertInto('opt_outs')
+          .values({
+            msisdn,
+            since: toMillis(entry.at ?? ctx.now()),
+            source: entry.source,
+            added_by: entry.by ?? null,
+          })
+          .onConflict((oc) => oc.column('msisdn').doNothing())
+          .returning('msisdn')
+          .executeTakeFirst();
+        return inserted !== undefined;
+      }),
+
+    remove: (msisdn) =>
+      ctx.run(async () => {
+        const result = await db.deleteFrom('opt_outs').where('msisdn', '=', msisdn).executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      }),
+
+    has: (msisdn) =>
+      ctx.run(async () => {
+        const row = await db
+          .selectFrom('opt_outs')
+          .select('msisdn')
+          .where('msisdn', '=', msisdn)
+          .executeTakeFirst();
+        return row !== undefined;
+      }),
+
+    async hasMany(msisdns) {
+      const unique = [...new Set(msisdns)];
+      const found = new Set<string>();
+      for (let i = 0; i < unique.length; i += CHUNK) {
+        const chunk = unique.slice(i, i + CHUNK);
+        const rows = await ctx.run(() =>
+          db.selectFrom('opt_outs').select('msisdn').where('msisdn', 'in', chunk).execute(),
+        );
+        for (const row of rows) found.add(row.msisdn);
+      }
+      return found;
+    },
+
+    list: () =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('opt_outs')
+          .selectAll()
+          .orderBy('since', 'desc')
+          .orderBy('msisdn')
+          .execute();
+        return rows.map((r) => ({
+          msisdn: r.msisdn,
+          since: fromMillis(r.since),
+          source: r.source as OptOutSource,
+          by: r.added_by,
+        }));
+      }),
+  };
+}

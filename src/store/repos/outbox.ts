@@ -1,0 +1,302 @@
+import type { Selectable, Updateable } from 'kysely';
+import {
+  fromJson,
+  fromMillis,
+  fromMillisOrNull,
+  gatewayIdText,
+  newToken,
+  toJson,
+  toMillis,
+  toMillisOrNull,
+} from '../codec.js';
+import type { RepoContext } from '../context.js';
+import type { OutboxTable } from '../schema.js';
+import type { JsonValue, OutboxRepo, OutboxRow, OutboxState } from '../types.js';
+
+type Row = Selectable<OutboxTable>;
+
+function toRow(r: Row): OutboxRow {
+  return {
+    id: Number(r.id),
+    idempotencyKey: r.idempotency_key,
+    slackUser: r.slack_user,
+    channel: r.channel,
+    messageTs: r.message_ts,
+    sender: r.sender,
+    recipients: fromJson<string[]>(r.recipients) ?? [],
+    recipientCount: r.recipient_count,
+    text: r.body,
+    segments: r.segments,
+    encoding: r.encoding,
+    estimatedCost: r.estimated_cost,
+    payload: fromJson<JsonValue>(r.payload),
+    state: r.state as OutboxState,
+    messageId: r.message_id,
+    reason: r.reason,
+    createdAt: fromMillis(r.created_at),
+    updatedAt: fromMillis(r.updated_at),
+    submittedAt: fromMillisOrNull(r.submitted_at),
+    delivery: {
+      delivered: r.delivered,
+      undelivered: r.undelivered,
+      count: r.delivery_count,
+      state: r.delivery_state,
+      final: r.final === 1,
+      lastPolledAt: fromMillisOrNull(r.last_polled_at),
+      nextPollAt: fromMillisOrNull(r.next_poll_at),
+    },
+    cancelledAt: fromMillisOrNull(r.cancelled_at),
+    cancelledBy: r.cancelled_by,
+  };
+}
+
+export function outboxRepo(ctx: RepoContext): OutboxRepo {
+  const { db } = ctx;
+  const byId = (id: number) => db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+
+  /**
+   * One conditional UPDATE moves the send out of one of `from`; the caller that changed the row wins.
+   * After a retry, `isMine` recognises a change this call made on an attempt whose reply was lost.
+   */
+  function transition(
+    id: number,
+    from: OutboxState[],
+    set: Updateable<OutboxTable>,
+    isMine: (row: Row) => boolean,
+    extra: 'not-final' | 'any' = 'any',
+  ): Promise<boolean> {
+    return ctx.run(async (attempt) => {
+      let query = db.updateTable('outbox').set(set).where('id', '=', id).where('state', 'in', from);
+      if (extra === 'not-final') query = query.where('final', '=', 0);
+      const changed = await query.returning('id').executeTakeFirst();
+      if (changed) return true;
+      if (attempt === 0) return false;
+      const row = await byId(id);
+      return row !== undefined && isMine(row);
+    });
+  }
+
+  return {
+    createPending(intent) {
+      const at = toMillis(intent.at ?? ctx.now());
+      const token = newToken();
+      return ctx.run(async () => {
+        const inserted = await db
+          .insertInto('outbox')
+          .values({
+            idempotency_key: intent.idempotencyKey,
+            create_token: token,
+            slack_user: intent.slackUser,
+            channel: intent.channel ?? null,
+            message_ts: null,
+            sender: intent.sender ?? null,
+            recipients: JSON.stringify(intent.recipients),
+            recipient_count: intent.recipients.length,
+            body: intent.text,
+            segments: intent.segments,
+            encoding: intent.encoding,
+            estimated_cost: intent.estimatedCost ?? null,
+            payload: toJson(intent.payload),
+            state: 'pending',
+            message_id: null,
+            reason: null,
+            created_at: at,
+            updated_at: at,
+            submitted_at: null,
+            delivered: 0,
+            undelivered: 0,
+            delivery_count: 0,
+            delivery_state: null,
+            final: 0,
+            last_polled_at: null,
+            next_poll_at: null,
+            cancelled_at: null,
+            cancelled_by: null,
+          })
+          .onConflict((oc) => oc.column('idempotency_key').doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (inserted) return { row: toRow(inserted), created: true };
+        const existing = await db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('idempotency_key', '=', intent.idempotencyKey)
+          .executeTakeFirstOrThrow();
+        return { row: toRow(existing), created: existing.create_token === token };
+      });
+    },
+
+    markSubmitted(id, messageId, options = {}) {
+      const at = toMillis(options.at ?? ctx.now());
+      const mid = gatewayIdText(messageId);
+      return transition(
+        id,
+        ['pending'],
+        {
+          state: 'submitted',
+          message_id: mid,
+          submitted_at: at,
+          updated_at: at,
+          next_poll_at: toMillis(options.nextPollAt ?? new Date(at)),
+        },
+        (row) => row.state === 'submitted' && row.message_id === mid,
+      );
+    },
+
+    markFailed(id, reason, at = ctx.now()) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['pending'],
+        { state: 'failed', reason, updated_at: ms, final: 1 },
+        (row) => row.state === 'failed' && row.reason === reason && Number(row.updated_at) === ms,
+      );
+    },
+
+    markUnknown(id, reason, at = ctx.now()) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['pending'],
+        { state: 'unknown', reason, updated_at: ms },
+        (row) => row.state === 'unknown' && row.reason === reason && Number(row.updated_at) === ms,
+      );
+    },
+
+    markCancelled(id, by, at = ctx.now()) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['pending', 'submitted'],
+        {
+          state: 'cancelled',
+          cancelled_at: ms,
+          cancelled_by: by,
+          updated_at: ms,
+          final: 1,
+          next_poll_at: null,
+        },
+        (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
+        'not-final',
+      );
+    },
+
+    get: (id) => ctx.run(async () => mapOne(await byId(id))),
+
+    getByKey: (key) =>
+      ctx.run(async () =>
+        mapOne(
+          await db.selectFrom('outbox').selectAll().where('idempotency_key', '=', key).executeTakeFirst(),
+        ),
+      ),
+
+    getByMessageId: (messageId) =>
+      ctx.run(async () =>
+        mapOne(
+          await db
+            .selectFrom('outbox')
+            .selectAll()
+            .where('message_id', '=', gatewayIdText(messageId))
+            .orderBy('id', 'desc')
+            .limit(1)
+            .executeTakeFirst(),
+        ),
+      ),
+
+    setCardMessage: (id, channel, ts) =>
+      ctx.run(async () => {
+        const result = await db
+          .updateTable('outbox')
+          .set({ channel, message_ts: ts, updated_at: toMillis(ctx.now()) })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      }),
+
+    dueForPoll: (now, limit) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('state', '=', 'submitted')
+          .where('final', '=', 0)
+          .where('next_poll_at', '<=', toMillis(now))
+          .orderBy('next_poll_at')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        return rows.map(toRow);
+      }),
+
+    claimDueForPoll: (now, limit, leaseUntil) =>
+      ctx.run(async () => {
+        const nowMs = toMillis(now);
+        // The outer WHERE repeats the due test: on PostgreSQL a row another instance leased in the
+        // meantime is re-checked after its lock is released and then skipped.
+        const rows = await db
+          .updateTable('outbox')
+          .set({ next_poll_at: toMillis(leaseUntil) })
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('outbox')
+              .select('id')
+              .where('state', '=', 'submitted')
+              .where('final', '=', 0)
+              .where('next_poll_at', '<=', nowMs)
+              .orderBy('next_poll_at')
+              .orderBy('id')
+              .limit(limit),
+          )
+          .where('state', '=', 'submitted')
+          .where('final', '=', 0)
+          .where('next_poll_at', '<=', nowMs)
+          .returningAll()
+          .execute();
+        return rows.map(toRow).sort((a, b) => a.id - b.id);
+      }),
+
+    recordProgress: (id, p) =>
+      ctx.run(async (attempt) => {
+        const polledAt = toMillis(p.lastPolledAt);
+        const result = await db
+          .updateTable('outbox')
+          .set({
+            delivered: p.delivered,
+            undelivered: p.undelivered,
+            delivery_count: p.count,
+            delivery_state: p.state,
+            final: p.final ? 1 : 0,
+            next_poll_at: p.final ? null : toMillisOrNull(p.nextPollAt),
+            last_polled_at: polledAt,
+            updated_at: polledAt,
+          })
+          .where('id', '=', id)
+          .where('final', '=', 0)
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) return true;
+        if (attempt === 0) return false;
+        const row = await byId(id);
+        return row !== undefined && Number(row.last_polled_at) === polledAt && row.delivered === p.delivered;
+      }),
+
+    recent: (limit) =>
+      ctx.run(async () => {
+        const rows = await db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).execute();
+        return rows.map(toRow);
+      }),
+
+    sentSince: (since) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('created_at', '>=', toMillis(since))
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+        return rows.map(toRow);
+      }),
+  };
+}
+
+const mapOne = (row: Row | undefined): OutboxRow | undefined => (row ? toRow(row) : undefined);

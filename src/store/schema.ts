@@ -1,0 +1,148 @@
+import type { Generated } from 'kysely';
+
+// Column conventions shared by both dialects so one query path serves both:
+// times are epoch milliseconds (bigint), flags are 0/1 integers, structured values are JSON text,
+// and gateway ids (64-bit) are decimal text so they stay exact.
+
+export interface OutboxTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  create_token: string;
+  slack_user: string;
+  channel: string | null;
+  message_ts: string | null;
+  sender: string | null;
+  recipients: string;
+  recipient_count: number;
+  body: string;
+  segments: number;
+  encoding: string;
+  estimated_cost: number | null;
+  payload: string | null;
+  state: string;
+  message_id: string | null;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+  submitted_at: number | null;
+  delivered: number;
+  undelivered: number;
+  delivery_count: number;
+  delivery_state: string | null;
+  final: number;
+  last_polled_at: number | null;
+  next_poll_at: number | null;
+  cancelled_at: number | null;
+  cancelled_by: string | null;
+}
+
+export interface InboundMessagesTable {
+  gateway_id: string;
+  claim_token: string;
+  claimed_by: string;
+  claimed_at: number;
+  channel: string | null;
+  ts: string | null;
+  thread_ts: string | null;
+  posted_at: number | null;
+}
+
+export interface RelayCursorsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface InboundThreadsTable {
+  channel: string;
+  msisdn: string;
+  thread_ts: string;
+  last_at: number;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  channel: string;
+  kind: string;
+  filter_key: string;
+  config: string;
+  alert_state: string | null;
+  alerted_at: number | null;
+  created_by: string;
+  created_at: number;
+}
+
+export interface JobRunsTable {
+  job: string;
+  slot: string;
+  instance_id: string;
+  claim_token: string;
+  claimed_at: number;
+}
+
+export interface PermissionsTable {
+  slack_user: string;
+  role: string;
+  granted_by: string;
+  granted_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  entry_token: string;
+  at: number;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: string | null;
+}
+
+export interface OptOutsTable {
+  msisdn: string;
+  since: number;
+  source: string;
+  added_by: string | null;
+}
+
+export interface RecipientListsTable {
+  id: Generated<number>;
+  name: string;
+  owner: string;
+  /** JSON array of numbers. */
+  content: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  name: string;
+  owner: string;
+  content: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Short-lived state between two Slack interactions (e.g. a send awaiting confirmation). */
+export interface DraftsTable {
+  key: string;
+  owner: string;
+  payload: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface Database {
+  outbox: OutboxTable;
+  inbound_messages: InboundMessagesTable;
+  relay_cursors: RelayCursorsTable;
+  inbound_threads: InboundThreadsTable;
+  subscriptions: SubscriptionsTable;
+  job_runs: JobRunsTable;
+  permissions: PermissionsTable;
+  audit_log: AuditLogTable;
+  opt_outs: OptOutsTable;
+  recipient_lists: RecipientListsTable;
+  templates: TemplatesTable;
+  drafts: DraftsTable;
+}

@@ -1,0 +1,371 @@
+import type { Logger } from '../log.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface StoreOptions {
+  logger?: Logger;
+  /** PostgreSQL only: the schema holding every table (created if missing). Default: the connection's current schema. */
+  schema?: string;
+  /** PostgreSQL only: shown in pg_stat_activity so operators can tell instances apart. */
+  applicationName?: string;
+  /** PostgreSQL only: pool size. */
+  poolSize?: number;
+  /** How long a failing connection is retried before an operation gives up. */
+  retry?: RetryOptions;
+}
+
+export interface RetryOptions {
+  /** Attempts after the first one. */
+  retries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface Health {
+  ok: boolean;
+  detail?: string;
+}
+
+// ---- outbox ----
+
+export type OutboxState = 'pending' | 'submitted' | 'failed' | 'unknown' | 'cancelled';
+
+export interface SendIntent {
+  idempotencyKey: string;
+  slackUser: string;
+  /** Where the request came from and where the delivery card goes. */
+  channel?: string | null;
+  sender?: string | null;
+  recipients: string[];
+  text: string;
+  segments: number;
+  encoding: string;
+  estimatedCost?: number | null;
+  /** Anything else the card needs (template, schedule…). */
+  payload?: JsonValue;
+  at?: Date;
+}
+
+export interface DeliveryProgress {
+  delivered: number;
+  undelivered: number;
+  count: number;
+  /** The gateway's own status word, shown on the card. */
+  state: string | null;
+  final: boolean;
+  lastPolledAt: Date | null;
+  nextPollAt: Date | null;
+}
+
+export interface OutboxRow {
+  id: number;
+  idempotencyKey: string;
+  slackUser: string;
+  channel: string | null;
+  messageTs: string | null;
+  sender: string | null;
+  recipients: string[];
+  recipientCount: number;
+  text: string;
+  segments: number;
+  encoding: string;
+  estimatedCost: number | null;
+  payload: JsonValue | null;
+  state: OutboxState;
+  /** The gateway MessageId, a 64-bit integer kept exact as decimal text. */
+  messageId: string | null;
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  submittedAt: Date | null;
+  delivery: DeliveryProgress;
+  cancelledAt: Date | null;
+  cancelledBy: string | null;
+}
+
+export interface ProgressUpdate {
+  delivered: number;
+  undelivered: number;
+  count: number;
+  state: string | null;
+  final: boolean;
+  nextPollAt: Date | null;
+  lastPolledAt: Date;
+}
+
+export interface OutboxRepo {
+  /** Idempotent on the key: a repeated intent returns the first row with created=false. */
+  createPending(intent: SendIntent): Promise<{ row: OutboxRow; created: boolean }>;
+  /** From `pending` only; true when this call made the change. nextPollAt defaults to `at` (poll at once). */
+  markSubmitted(
+    id: number,
+    messageId: string | bigint,
+    options?: { at?: Date; nextPollAt?: Date },
+  ): Promise<boolean>;
+  markFailed(id: number, reason: string, at?: Date): Promise<boolean>;
+  markUnknown(id: number, reason: string, at?: Date): Promise<boolean>;
+  /** From `pending` or a `submitted` send not yet final; true when this call made the change. */
+  markCancelled(id: number, by: string, at?: Date): Promise<boolean>;
+  get(id: number): Promise<OutboxRow | undefined>;
+  getByKey(idempotencyKey: string): Promise<OutboxRow | undefined>;
+  /** The newest send with this MessageId. */
+  getByMessageId(messageId: string | bigint): Promise<OutboxRow | undefined>;
+  setCardMessage(id: number, channel: string, ts: string): Promise<boolean>;
+  /** Submitted, not final, next poll due, soonest first. A plain read: several instances may see the same rows. */
+  dueForPoll(now: Date, limit: number): Promise<OutboxRow[]>;
+  /** Like dueForPoll, but pushes each returned row's next poll to leaseUntil in the same statement, so
+   *  concurrent instances never get the same row. */
+  claimDueForPoll(now: Date, limit: number, leaseUntil: Date): Promise<OutboxRow[]>;
+  /** Ignored (false) once the send is final, so a late poll never overwrites a final result. */
+  recordProgress(id: number, progress: ProgressUpdate): Promise<boolean>;
+  recent(limit: number): Promise<OutboxRow[]>;
+  sentSince(since: Date): Promise<OutboxRow[]>;
+}
+
+// ---- inbound ----
+
+export interface PostedAt {
+  channel: string;
+  ts: string;
+  threadTs?: string | null;
+}
+
+export interface InboundRow {
+  gatewayId: string;
+  claimedBy: string;
+  claimedAt: Date;
+  posted: boolean;
+  channel: string | null;
+  ts: string | null;
+  threadTs: string | null;
+  postedAt: Date | null;
+}
+
+export interface InboundRepo {
+  /** True for exactly one caller per gateway id. With leaseMs, a claim older than that which never got
+   *  posted can be taken over (its holder is presumed dead). */
+  claim(
+    gatewayId: string | bigint,
+    instanceId: string,
+    options?: { leaseMs?: number; at?: Date },
+  ): Promise<boolean>;
+  /** claim() for a batch from one gateway poll, in as few statements as the batch needs: the Ids won. */
+  claimMany(gatewayIds: Iterable<string | bigint>, instanceId: string, at?: Date): Promise<Set<string>>;
+  markPosted(gatewayId: string | bigint, where: PostedAt, at?: Date): Promise<boolean>;
+  /** Gives up a claim that was not posted, so it can be claimed again. */
+  release(gatewayId: string | bigint): Promise<boolean>;
+  isPosted(gatewayId: string | bigint): Promise<boolean>;
+  get(gatewayId: string | bigint): Promise<InboundRow | undefined>;
+  getCursor(name: string): Promise<string | undefined>;
+  setCursor(name: string, value: string, at?: Date): Promise<void>;
+  /** The thread used for this number in this channel, if it was active at or after `since`. */
+  findThread(channel: string, msisdn: string, since: Date): Promise<string | undefined>;
+  saveThread(channel: string, msisdn: string, threadTs: string, at: Date): Promise<void>;
+  recent(limit: number): Promise<InboundRow[]>;
+}
+
+// ---- subscriptions ----
+
+export type DigestKind = 'balance' | 'stats' | 'surveys';
+
+export type SubscriptionSpec =
+  | { kind: 'inbound'; keyword?: string | null; recipient?: string | null }
+  | { kind: 'digest'; digest: DigestKind; cron: string; timezone: string }
+  | { kind: 'low_balance'; threshold: number };
+
+export type SubscriptionKind = SubscriptionSpec['kind'];
+
+export interface SubscriptionMeta {
+  id: number;
+  channel: string;
+  createdBy: string;
+  createdAt: Date;
+  alertState: string | null;
+  alertedAt: Date | null;
+}
+
+export type Subscription = SubscriptionMeta & SubscriptionSpec;
+
+export interface SubscriptionsRepo {
+  /** Idempotent: the same channel and spec give the same subscription, created=false after the first. */
+  add(
+    channel: string,
+    spec: SubscriptionSpec,
+    createdBy: string,
+    at?: Date,
+  ): Promise<{ subscription: Subscription; created: boolean }>;
+  remove(id: number): Promise<boolean>;
+  get(id: number): Promise<Subscription | undefined>;
+  list(): Promise<Subscription[]>;
+  listByChannel(channel: string): Promise<Subscription[]>;
+  listByKind<K extends SubscriptionKind>(
+    kind: K,
+  ): Promise<Array<SubscriptionMeta & Extract<SubscriptionSpec, { kind: K }>>>;
+  /** Moves the alert state from `from` to `to`; true for the one caller that made the move. */
+  setAlertState(id: number, change: { from: string | null; to: string; at: Date }): Promise<boolean>;
+}
+
+// ---- job runs ----
+
+export interface JobRun {
+  job: string;
+  slot: string;
+  instanceId: string;
+  claimedAt: Date;
+}
+
+export interface JobRunsRepo {
+  /** True for exactly one caller per (job, slot). A Date slot is stored as its ISO string. */
+  claim(job: string, slot: Date | string, instanceId: string, at?: Date): Promise<boolean>;
+  lastRun(job: string): Promise<JobRun | undefined>;
+  /** Newest first. */
+  runs(job: string, limit: number): Promise<JobRun[]>;
+  get(job: string, slot: Date | string): Promise<JobRun | undefined>;
+  /** Forgets claims made before `before`; returns how many. */
+  pruneBefore(before: Date): Promise<number>;
+}
+
+// ---- permissions ----
+
+export type Role = 'admin' | 'sender' | 'viewer';
+
+export interface Permission {
+  slackUser: string;
+  role: Role;
+  grantedBy: string;
+  grantedAt: Date;
+}
+
+export interface PermissionsRepo {
+  /** Sets the role, replacing any earlier one. */
+  grant(slackUser: string, role: Role, grantedBy: string, at?: Date): Promise<Permission>;
+  revoke(slackUser: string): Promise<boolean>;
+  getRole(slackUser: string): Promise<Role | undefined>;
+  get(slackUser: string): Promise<Permission | undefined>;
+  list(): Promise<Permission[]>;
+}
+
+// ---- audit ----
+
+export interface AuditInput {
+  actor: string;
+  action: string;
+  target?: string | null;
+  details?: JsonValue;
+  at?: Date;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  details: JsonValue | null;
+}
+
+/** Append-only by design: there is no way to change or remove an entry. */
+export interface AuditRepo {
+  append(entry: AuditInput): Promise<AuditEntry>;
+  /** Newest first. */
+  recent(limit: number): Promise<AuditEntry[]>;
+}
+
+// ---- opt-outs ----
+
+export type OptOutSource = 'stop_word' | 'manual';
+
+export interface OptOut {
+  msisdn: string;
+  since: Date;
+  source: OptOutSource;
+  by: string | null;
+}
+
+export interface OptOutsRepo {
+  /** Idempotent: true only when the number was not opted out yet (the first record is kept). */
+  add(msisdn: string, entry: { source: OptOutSource; by?: string | null; at?: Date }): Promise<boolean>;
+  remove(msisdn: string): Promise<boolean>;
+  has(msisdn: string): Promise<boolean>;
+  /** The subset of `msisdns` that opted out. */
+  hasMany(msisdns: Iterable<string>): Promise<Set<string>>;
+  list(): Promise<OptOut[]>;
+}
+
+// ---- recipient lists and templates ----
+
+export interface RecipientList {
+  id: number;
+  name: string;
+  owner: string;
+  members: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Template {
+  id: number;
+  name: string;
+  owner: string;
+  content: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Named things with one owner and a body; names are unique. */
+export interface NamedRepo<T, C> {
+  /** created=false (and the existing row) when the name is taken. */
+  create(input: { name: string; owner: string; at?: Date } & C): Promise<{ row: T; created: boolean }>;
+  get(name: string): Promise<T | undefined>;
+  list(): Promise<T[]>;
+  update(name: string, change: C, at?: Date): Promise<boolean>;
+  delete(name: string): Promise<boolean>;
+}
+
+export type RecipientListsRepo = NamedRepo<RecipientList, { members: string[] }>;
+export type TemplatesRepo = NamedRepo<Template, { content: string }>;
+
+// ---- drafts ----
+
+export interface Draft {
+  key: string;
+  owner: string;
+  payload: JsonValue;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/** State kept between two interactions, which another instance may serve; it expires on its own. */
+export interface DraftsRepo {
+  /** Stores or replaces the draft under `key`. */
+  put(key: string, owner: string, payload: JsonValue, expiresAt: Date): Promise<void>;
+  /** The draft, unless it is missing or expired at `now`. */
+  get(key: string, now: Date): Promise<Draft | undefined>;
+  /** Removes and returns an unexpired draft in one statement: of two confirm clicks, only one gets it. */
+  take(key: string, now: Date): Promise<Draft | undefined>;
+  delete(key: string): Promise<boolean>;
+  /** Forgets drafts expired at `now`; returns how many. */
+  pruneExpired(now: Date): Promise<number>;
+}
+
+// ---- the store ----
+
+export interface Store {
+  readonly kind: StoreKind;
+  /** DATABASE_URL with any password masked, for log lines. */
+  readonly target: string;
+  readonly outbox: OutboxRepo;
+  readonly inbound: InboundRepo;
+  readonly subscriptions: SubscriptionsRepo;
+  readonly jobRuns: JobRunsRepo;
+  readonly permissions: PermissionsRepo;
+  readonly audit: AuditRepo;
+  readonly optOuts: OptOutsRepo;
+  readonly recipientLists: RecipientListsRepo;
+  readonly templates: TemplatesRepo;
+  readonly drafts: DraftsRepo;
+  health(): Promise<Health>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,558 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SendIntent, Store } from '../../src/store/index.js';
+import type { Backend, OpenedStore } from './helpers.js';
+
+const T0 = new Date('2030-01-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+const intent = (key: string, extra: Partial<SendIntent> = {}): SendIntent => ({
+  idempotencyKey: key,
+  slackUser: 'U1',
+  channel: 'C1',
+  sender: 'ACME',
+  recipients: ['+4915112345678', '+4915187654321'],
+  text: 'Hello ✓',
+  segments: 1,
+  encoding: 'UCS-2',
+  estimatedCost: 0.075,
+  payload: { template: 'greeting', vars: { n: 1 } },
+  at: T0,
+  ...extra,
+});
+
+/** The behaviour every backend must show; run once per backend. */
+export function storeContract(backend: Backend): void {
+  let opened: OpenedStore;
+  let store: Store;
+
+  beforeEach(async () => {
+    opened = await backend.open();
+    store = opened.store;
+  });
+  afterEach(async () => {
+    await opened.cleanup();
+  });
+
+  it('reports its kind and health, and not-ok once closed', async () => {
+    expect(store.kind).toBe(backend.name);
+    expect(await store.health()).toEqual({ ok: true });
+    await store.close();
+    expect(await store.health()).toMatchObject({ ok: false });
+  });
+
+  describe('outbox', () => {
+    it('creates one row per idempotency key and round-trips every field', async () => {
+      const first = await store.outbox.createPending(intent('k1'));
+      expect(first.created).toBe(true);
+      expect(first.row).toMatchObject({
+        idempotencyKey: 'k1',
+        slackUser: 'U1',
+        channel: 'C1',
+        sender: 'ACME',
+        recipients: ['+4915112345678', '+4915187654321'],
+        recipientCount: 2,
+        text: 'Hello ✓',
+        segments: 1,
+        encoding: 'UCS-2',
+        estimatedCost: 0.075,
+        payload: { template: 'greeting', vars: { n: 1 } },
+        state: 'pending',
+        messageId: null,
+        createdAt: T0,
+        delivery: { delivered: 0, undelivered: 0, count: 0, final: false, nextPollAt: null },
+      });
+      const again = await store.outbox.createPending(intent('k1', { text: 'different' }));
+      expect(again).toEqual({ row: first.row, created: false });
+      expect(await store.outbox.getByKey('k1')).toEqual(first.row);
+      expect(await store.outbox.get(first.row.id)).toEqual(first.row);
+      expect(await store.outbox.get(999_999)).toBeUndefined();
+    });
+
+    it('lets exactly one of many simultaneous identical intents create the row', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store.outbox.createPending(intent('dup'))),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.row.id)).size).toBe(1);
+      expect(await store.outbox.recent(10)).toHaveLength(1);
+    });
+
+    it('moves pending to submitted once, keeping a 64-bit MessageId exact', async () => {
+      const { row } = await store.outbox.createPending(intent('k'));
+      const big = 18446744073709551615n;
+      expect(await store.outbox.markSubmitted(row.id, big, { at: at(1) })).toBe(true);
+      expect(await store.outbox.markSubmitted(row.id, '5', { at: at(2) })).toBe(false);
+      expect(await store.outbox.markFailed(row.id, 'late', at(2))).toBe(false);
+      expect(await store.outbox.markUnknown(row.id, 'late', at(2))).toBe(false);
+      const got = await store.outbox.getByMessageId('18446744073709551615');
+      expect(got).toMatchObject({ id: row.id, state: 'submitted', messageId: '18446744073709551615' });
+      expect(got?.submittedAt).toEqual(at(1));
+      expect(got?.delivery.nextPollAt).toEqual(at(1));
+      expect(await store.outbox.getByMessageId(18446744073709551614n)).toBeUndefined();
+    });
+
+    it('gives the pending-to-final race to exactly one caller', async () => {
+      const { row } = await store.outbox.createPending(intent('race'));
+      const outcomes = await Promise.all([
+        store.outbox.markSubmitted(row.id, '1'),
+        store.outbox.markFailed(row.id, 'gateway said no'),
+        store.outbox.markUnknown(row.id, 'timeout'),
+        store.outbox.markSubmitted(row.id, '2'),
+      ]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('records failure and unknown outcomes with their reason', async () => {
+      const a = (await store.outbox.createPending(intent('a'))).row;
+      const b = (await store.outbox.createPending(intent('b'))).row;
+      expect(await store.outbox.markFailed(a.id, 'invalid number', at(3))).toBe(true);
+      expect(await store.outbox.markUnknown(b.id, 'gateway timed out', at(3))).toBe(true);
+      expect(await store.outbox.get(a.id)).toMatchObject({ state: 'failed', reason: 'invalid number' });
+      expect((await store.outbox.get(a.id))?.delivery.final).toBe(true);
+      expect(await store.outbox.get(b.id)).toMatchObject({ state: 'unknown', reason: 'gateway timed out' });
+    });
+
+    it('cancels pending or still-running sends only', async () => {
+      const pending = (await store.outbox.createPending(intent('p'))).row;
+      const running = (await store.outbox.createPending(intent('r'))).row;
+      const failed = (await store.outbox.createPending(intent('f'))).row;
+      await store.outbox.markSubmitted(running.id, '7');
+      await store.outbox.markFailed(failed.id, 'x');
+      expect(await store.outbox.markCancelled(pending.id, 'U2', at(5))).toBe(true);
+      expect(await store.outbox.markCancelled(pending.id, 'U3', at(6))).toBe(false);
+      expect(await store.outbox.markCancelled(running.id, 'U2', at(5))).toBe(true);
+      expect(await store.outbox.markCancelled(failed.id, 'U2', at(5))).toBe(false);
+      expect(await store.outbox.get(pending.id)).toMatchObject({
+        state: 'cancelled',
+        cancelledBy: 'U2',
+        cancelledAt: at(5),
+      });
+      expect(await store.outbox.dueForPoll(at(1000), 10)).toEqual([]);
+    });
+
+    it('lists sends due for a poll, soonest first, and stops after the final result', async () => {
+      const ids: number[] = [];
+      for (const [key, due] of [
+        ['late', 30],
+        ['early', 10],
+        ['mid', 20],
+        ['future', 99],
+      ] as const) {
+        const { row } = await store.outbox.createPending(intent(key));
+        await store.outbox.markSubmitted(row.id, String(row.id), { at: T0, nextPollAt: at(due) });
+        ids.push(row.id);
+      }
+      await store.outbox.createPending(intent('still-pending'));
+      const due = await store.outbox.dueForPoll(at(30), 10);
+      expect(due.map((r) => r.idempotencyKey)).toEqual(['early', 'mid', 'late']);
+      expect(await store.outbox.dueForPoll(at(30), 2)).toHaveLength(2);
+
+      const [early] = due;
+      expect(
+        await store.outbox.recordProgress(early!.id, {
+          delivered: 1,
+          undelivered: 0,
+          count: 2,
+          state: 'partly delivered',
+          final: false,
+          nextPollAt: at(60),
+          lastPolledAt: at(30),
+        }),
+      ).toBe(true);
+      expect((await store.outbox.get(early!.id))?.delivery).toEqual({
+        delivered: 1,
+        undelivered: 0,
+        count: 2,
+        state: 'partly delivered',
+        final: false,
+        lastPolledAt: at(30),
+        nextPollAt: at(60),
+      });
+      const final = { delivered: 1, undelivered: 1, count: 2, state: 'done', final: true, nextPollAt: null };
+      expect(await store.outbox.recordProgress(early!.id, { ...final, lastPolledAt: at(61) })).toBe(true);
+      expect(
+        await store.outbox.recordProgress(early!.id, { ...final, delivered: 0, lastPolledAt: at(62) }),
+      ).toBe(false);
+      expect((await store.outbox.get(early!.id))?.delivery).toMatchObject({ delivered: 1, final: true });
+      expect((await store.outbox.dueForPoll(at(1000), 10)).map((r) => r.idempotencyKey)).toEqual([
+        'mid',
+        'late',
+        'future',
+      ]);
+    });
+
+    it('leases due sends so concurrent pollers never get the same one', async () => {
+      for (let i = 0; i < 30; i++) {
+        const { row } = await store.outbox.createPending(intent(`lease-${i}`));
+        await store.outbox.markSubmitted(row.id, String(1000 + i), { nextPollAt: at(i) });
+      }
+      const batches = await Promise.all(
+        Array.from({ length: 6 }, () => store.outbox.claimDueForPoll(at(100), 8, at(200))),
+      );
+      // A poller that loses rows to a rival gets a shorter batch, never a shared row; the rest come next time.
+      for (;;) {
+        const more = await store.outbox.claimDueForPoll(at(100), 8, at(200));
+        if (more.length === 0) break;
+        batches.push(more);
+      }
+      const ids = batches.flat().map((r) => r.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(30);
+      expect(batches.flat().every((r) => r.delivery.nextPollAt?.getTime() === at(200).getTime())).toBe(true);
+      expect(await store.outbox.dueForPoll(at(199), 50)).toEqual([]);
+    });
+
+    it('remembers the delivery card and serves dashboards', async () => {
+      const a = (await store.outbox.createPending(intent('a', { at: at(0) }))).row;
+      const b = (await store.outbox.createPending(intent('b', { at: at(10), channel: null }))).row;
+      expect(await store.outbox.setCardMessage(b.id, 'C9', '1700000000.000100')).toBe(true);
+      expect(await store.outbox.get(b.id)).toMatchObject({ channel: 'C9', messageTs: '1700000000.000100' });
+      expect((await store.outbox.recent(1)).map((r) => r.id)).toEqual([b.id]);
+      expect((await store.outbox.recent(5)).map((r) => r.id)).toEqual([b.id, a.id]);
+      expect((await store.outbox.sentSince(at(5))).map((r) => r.id)).toEqual([b.id]);
+      expect((await store.outbox.sentSince(at(0))).map((r) => r.id)).toEqual([a.id, b.id]);
+    });
+  });
+
+  describe('inbound', () => {
+    it('lets exactly one caller claim an Id, until it is released unposted', async () => {
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.inbound.claim('900719925474099312', `i${i}`)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.inbound.isPosted('900719925474099312')).toBe(false);
+      expect(await store.inbound.release('900719925474099312')).toBe(true);
+      expect(await store.inbound.claim(900719925474099312n, 'again')).toBe(true);
+      expect((await store.inbound.get('900719925474099312'))?.claimedBy).toBe('again');
+    });
+
+    it('claims a batch in one go, each Id won by exactly one of several overlapping batches', async () => {
+      await store.inbound.claim('5', 'early');
+      const ids = Array.from({ length: 1_200 }, (_, i) => String(i));
+      const [a, b, c] = await Promise.all([
+        store.inbound.claimMany(ids, 'a'),
+        store.inbound.claimMany(ids.slice(600).reverse(), 'b'),
+        store.inbound.claimMany([...ids.slice(0, 700), ...ids.slice(0, 10)], 'c'),
+      ]);
+      const all = [...a!, ...b!, ...c!];
+      expect(all).toHaveLength(1_199);
+      expect(new Set(all).size).toBe(1_199);
+      expect(all).not.toContain('5');
+      expect((await store.inbound.get('1100'))?.claimedBy).toBe(a!.has('1100') ? 'a' : 'b');
+      expect(await store.inbound.claimMany([], 'a')).toEqual(new Set());
+    });
+
+    it('marks a message posted where it went, and then will not release it', async () => {
+      await store.inbound.claim('42', 'a', { at: at(0) });
+      expect(await store.inbound.markPosted('42', { channel: 'C1', ts: '1.2', threadTs: '1.1' }, at(1))).toBe(
+        true,
+      );
+      expect(await store.inbound.isPosted('42')).toBe(true);
+      expect(await store.inbound.release('42')).toBe(false);
+      expect(await store.inbound.claim('42', 'b')).toBe(false);
+      expect(await store.inbound.get('42')).toEqual({
+        gatewayId: '42',
+        claimedBy: 'a',
+        claimedAt: at(0),
+        posted: true,
+        channel: 'C1',
+        ts: '1.2',
+        threadTs: '1.1',
+        postedAt: at(1),
+      });
+      expect(await store.inbound.markPosted('43', { channel: 'C1', ts: '1.3' })).toBe(false);
+    });
+
+    it('takes over a stale unposted claim only after its lease', async () => {
+      await store.inbound.claim('7', 'dead', { at: at(0) });
+      expect(await store.inbound.claim('7', 'b', { at: at(10), leaseMs: 60_000 })).toBe(false);
+      expect(await store.inbound.claim('7', 'b', { at: at(61), leaseMs: 60_000 })).toBe(true);
+      expect(await store.inbound.claim('7', 'c', { at: at(62), leaseMs: 60_000 })).toBe(false);
+      expect((await store.inbound.get('7'))?.claimedBy).toBe('b');
+      await store.inbound.markPosted('7', { channel: 'C', ts: '1' });
+      expect(await store.inbound.claim('7', 'd', { at: at(1000), leaseMs: 1 })).toBe(false);
+    });
+
+    it('keeps relay cursors and conversation threads', async () => {
+      expect(await store.inbound.getCursor('relay')).toBeUndefined();
+      await store.inbound.setCursor('relay', '100');
+      await store.inbound.setCursor('relay', '250');
+      expect(await store.inbound.getCursor('relay')).toBe('250');
+
+      expect(await store.inbound.findThread('C1', '+491', at(0))).toBeUndefined();
+      await store.inbound.saveThread('C1', '+491', '111.1', at(10));
+      expect(await store.inbound.findThread('C1', '+491', at(5))).toBe('111.1');
+      expect(await store.inbound.findThread('C1', '+491', at(11))).toBeUndefined();
+      expect(await store.inbound.findThread('C2', '+491', at(5))).toBeUndefined();
+      await store.inbound.saveThread('C1', '+491', '222.2', at(20));
+      expect(await store.inbound.findThread('C1', '+491', at(15))).toBe('222.2');
+    });
+
+    it('lists recent messages, newest first', async () => {
+      await store.inbound.claim('1', 'a', { at: at(1) });
+      await store.inbound.claim('2', 'a', { at: at(2) });
+      await store.inbound.claim('3', 'a', { at: at(3) });
+      expect((await store.inbound.recent(2)).map((r) => r.gatewayId)).toEqual(['3', '2']);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('adds each channel+kind+filter once, so start-up defaults are idempotent', async () => {
+      const spec = {
+        kind: 'digest',
+        digest: 'balance',
+        cron: '0 9 * * 1-5',
+        timezone: 'Europe/Berlin',
+      } as const;
+      const first = await store.subscriptions.add('C1', spec, 'U1', at(0));
+      const again = await store.subscriptions.add('C1', spec, 'U2', at(5));
+      expect(first.created).toBe(true);
+      expect(again).toEqual({ subscription: first.subscription, created: false });
+      expect(first.subscription).toMatchObject({ ...spec, channel: 'C1', createdBy: 'U1', createdAt: at(0) });
+
+      const racing = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          store.subscriptions.add('C2', { kind: 'low_balance', threshold: 5 }, 'sys'),
+        ),
+      );
+      expect(racing.filter((r) => r.created)).toHaveLength(1);
+
+      const kw = await store.subscriptions.add('C1', { kind: 'inbound', keyword: 'Help' }, 'U1');
+      expect(
+        (await store.subscriptions.add('C1', { kind: 'inbound', keyword: ' help ' }, 'U1')).created,
+      ).toBe(false);
+      expect((await store.subscriptions.add('C1', { kind: 'inbound' }, 'U1')).created).toBe(true);
+      expect(
+        (await store.subscriptions.add('C1', { kind: 'inbound', recipient: '+4930' }, 'U1')).created,
+      ).toBe(true);
+      expect(kw.subscription).toMatchObject({ kind: 'inbound', keyword: 'Help', recipient: null });
+    });
+
+    it('lists by channel and kind, and removes', async () => {
+      const a = await store.subscriptions.add('C1', { kind: 'inbound' }, 'U1');
+      await store.subscriptions.add('C2', { kind: 'inbound', keyword: 'x' }, 'U1');
+      await store.subscriptions.add('C1', { kind: 'low_balance', threshold: 10 }, 'U1');
+      expect((await store.subscriptions.listByChannel('C1')).map((s) => s.kind)).toEqual([
+        'inbound',
+        'low_balance',
+      ]);
+      const inbound = await store.subscriptions.listByKind('inbound');
+      expect(inbound.map((s) => s.channel)).toEqual(['C1', 'C2']);
+      const low = await store.subscriptions.listByKind('low_balance');
+      expect(low[0]?.threshold).toBe(10);
+      expect(await store.subscriptions.remove(a.subscription.id)).toBe(true);
+      expect(await store.subscriptions.remove(a.subscription.id)).toBe(false);
+      expect(await store.subscriptions.get(a.subscription.id)).toBeUndefined();
+      expect(await store.subscriptions.list()).toHaveLength(2);
+    });
+
+    it('moves the alert state only from the expected state, one winner', async () => {
+      const { subscription } = await store.subscriptions.add(
+        'C1',
+        { kind: 'low_balance', threshold: 3 },
+        'U1',
+      );
+      const wins = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          store.subscriptions.setAlertState(subscription.id, { from: null, to: 'low', at: at(1) }),
+        ),
+      );
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect(
+        await store.subscriptions.setAlertState(subscription.id, { from: null, to: 'low', at: at(2) }),
+      ).toBe(false);
+      expect(
+        await store.subscriptions.setAlertState(subscription.id, { from: 'low', to: 'ok', at: at(3) }),
+      ).toBe(true);
+      expect(await store.subscriptions.get(subscription.id)).toMatchObject({
+        alertState: 'ok',
+        alertedAt: at(3),
+      });
+    });
+  });
+
+  describe('job runs', () => {
+    it('gives each (job, slot) to exactly one claimant', async () => {
+      const slot = new Date('2030-01-01T09:00:00.000Z');
+      const wins = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.jobRuns.claim('digest:C1', slot, `i${i}`, at(0))),
+      );
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect(await store.jobRuns.claim('digest:C1', '2030-01-01T09:00:00.000Z', 'x')).toBe(false);
+      expect(await store.jobRuns.claim('digest:C2', slot, 'x')).toBe(true);
+      expect(await store.jobRuns.get('digest:C1', slot)).toMatchObject({ slot: '2030-01-01T09:00:00.000Z' });
+    });
+
+    it('reports the last run and the history, and prunes old claims', async () => {
+      expect(await store.jobRuns.lastRun('j')).toBeUndefined();
+      await store.jobRuns.claim('j', 'slot-1', 'a', at(1));
+      await store.jobRuns.claim('j', 'slot-2', 'b', at(2));
+      await store.jobRuns.claim('other', 'slot-9', 'b', at(9));
+      expect(await store.jobRuns.lastRun('j')).toEqual({
+        job: 'j',
+        slot: 'slot-2',
+        instanceId: 'b',
+        claimedAt: at(2),
+      });
+      expect((await store.jobRuns.runs('j', 10)).map((r) => r.slot)).toEqual(['slot-2', 'slot-1']);
+      expect(await store.jobRuns.pruneBefore(at(2))).toBe(1);
+      expect((await store.jobRuns.runs('j', 10)).map((r) => r.slot)).toEqual(['slot-2']);
+    });
+  });
+
+  describe('permissions', () => {
+    it('grants, replaces, lists and revokes roles', async () => {
+      expect(await store.permissions.getRole('U1')).toBeUndefined();
+      expect(await store.permissions.grant('U1', 'sender', 'UADMIN', at(1))).toEqual({
+        slackUser: 'U1',
+        role: 'sender',
+        grantedBy: 'UADMIN',
+        grantedAt: at(1),
+      });
+      await store.permissions.grant('U1', 'admin', 'UROOT', at(2));
+      await store.permissions.grant('U0', 'viewer', 'UROOT', at(2));
+      expect(await store.permissions.getRole('U1')).toBe('admin');
+      expect(await store.permissions.get('U1')).toMatchObject({ grantedBy: 'UROOT', grantedAt: at(2) });
+      expect((await store.permissions.list()).map((p) => [p.slackUser, p.role])).toEqual([
+        ['U0', 'viewer'],
+        ['U1', 'admin'],
+      ]);
+      expect(await store.permissions.revoke('U1')).toBe(true);
+      expect(await store.permissions.revoke('U1')).toBe(false);
+      expect(await store.permissions.getRole('U1')).toBeUndefined();
+    });
+  });
+
+  describe('audit log', () => {
+    it('appends entries with JSON details and reads them newest first', async () => {
+      const first = await store.audit.append({
+        actor: 'U1',
+        action: 'send',
+        target: '12',
+        details: { to: 3 },
+        at: at(1),
+      });
+      await store.audit.append({
+        actor: 'U2',
+        action: 'grant',
+        target: 'U3',
+        details: { role: 'admin' },
+        at: at(2),
+      });
+      await store.audit.append({ actor: 'system', action: 'opt-out' });
+      expect(first).toMatchObject({
+        actor: 'U1',
+        action: 'send',
+        target: '12',
+        details: { to: 3 },
+        at: at(1),
+      });
+      const recent = await store.audit.recent(2);
+      expect(recent.map((e) => e.action)).toEqual(['opt-out', 'grant']);
+      expect(recent[0]).toMatchObject({ target: null, details: null });
+    });
+
+    it('offers no way to change or remove an entry', () => {
+      expect(Object.keys(store.audit).sort()).toEqual(['append', 'recent']);
+    });
+  });
+
+  describe('opt-outs', () => {
+    it('adds once, checks, lists and removes', async () => {
+      expect(await store.optOuts.add('+491', { source: 'stop_word', at: at(1) })).toBe(true);
+      expect(await store.optOuts.add('+491', { source: 'manual', by: 'U1', at: at(2) })).toBe(false);
+      await store.optOuts.add('+492', { source: 'manual', by: 'U1', at: at(3) });
+      expect(await store.optOuts.has('+491')).toBe(true);
+      expect(await store.optOuts.has('+493')).toBe(false);
+      expect(await store.optOuts.list()).toEqual([
+        { msisdn: '+492', since: at(3), source: 'manual', by: 'U1' },
+        { msisdn: '+491', since: at(1), source: 'stop_word', by: null },
+      ]);
+      expect(await store.optOuts.remove('+491')).toBe(true);
+      expect(await store.optOuts.remove('+491')).toBe(false);
+      expect(await store.optOuts.has('+491')).toBe(false);
+    });
+
+    it('checks 10,000 numbers at once, quickly', async () => {
+      const numbers = Array.from({ length: 10_000 }, (_, i) => `+4917${String(i).padStart(8, '0')}`);
+      for (const n of numbers.filter((_, i) => i % 7 === 0)) await store.optOuts.add(n, { source: 'manual' });
+      const started = performance.now();
+      const found = await store.optOuts.hasMany(numbers);
+      const elapsed = performance.now() - started;
+      expect(found.size).toBe(Math.ceil(10_000 / 7));
+      expect(found.has(numbers[7]!)).toBe(true);
+      expect(found.has(numbers[8]!)).toBe(false);
+      expect(elapsed).toBeLessThan(2_000);
+      expect(await store.optOuts.hasMany([])).toEqual(new Set());
+    });
+  });
+
+  describe('drafts', () => {
+    it('keeps a draft until it expires, replaces it, and hands it out once', async () => {
+      await store.drafts.put('draft:V1', 'U1', { text: 'hi', to: ['+491'] }, at(60));
+      expect(await store.drafts.get('draft:V1', at(59))).toMatchObject({
+        owner: 'U1',
+        payload: { text: 'hi', to: ['+491'] },
+        expiresAt: at(60),
+      });
+      expect(await store.drafts.get('draft:V1', at(60))).toBeUndefined();
+      await store.drafts.put('draft:V1', 'U1', { text: 'edited' }, at(120));
+      const taken = await Promise.all([
+        store.drafts.take('draft:V1', at(100)),
+        store.drafts.take('draft:V1', at(100)),
+      ]);
+      expect(taken.filter(Boolean).map((d) => d?.payload)).toEqual([{ text: 'edited' }]);
+      expect(await store.drafts.get('draft:V1', at(100))).toBeUndefined();
+    });
+
+    it('deletes and prunes expired drafts', async () => {
+      await store.drafts.put('a', 'U1', 1, at(10));
+      await store.drafts.put('b', 'U1', 2, at(20));
+      await store.drafts.put('c', 'U1', 3, at(30));
+      expect(await store.drafts.delete('c')).toBe(true);
+      expect(await store.drafts.delete('c')).toBe(false);
+      expect(await store.drafts.take('a', at(10))).toBeUndefined();
+      expect(await store.drafts.pruneExpired(at(15))).toBe(1);
+      expect((await store.drafts.get('b', at(15)))?.payload).toBe(2);
+    });
+  });
+
+  describe('recipient lists and templates', () => {
+    it('creates lists under unique names, updates, lists and deletes them', async () => {
+      const made = await store.recipientLists.create({
+        name: 'team',
+        owner: 'U1',
+        members: ['+491', '+492'],
+        at: at(1),
+      });
+      expect(made.created).toBe(true);
+      expect(made.row).toMatchObject({
+        name: 'team',
+        owner: 'U1',
+        members: ['+491', '+492'],
+        createdAt: at(1),
+      });
+      const taken = await store.recipientLists.create({ name: 'team', owner: 'U2', members: [] });
+      expect(taken).toEqual({ row: made.row, created: false });
+      expect(await store.recipientLists.update('team', { members: ['+493'] }, at(2))).toBe(true);
+      expect(await store.recipientLists.get('team')).toMatchObject({ members: ['+493'], updatedAt: at(2) });
+      await store.recipientLists.create({ name: 'alpha', owner: 'U1', members: [] });
+      expect((await store.recipientLists.list()).map((l) => l.name)).toEqual(['alpha', 'team']);
+      expect(await store.recipientLists.delete('team')).toBe(true);
+      expect(await store.recipientLists.delete('team')).toBe(false);
+      expect(await store.recipientLists.get('team')).toBeUndefined();
+    });
+
+    it('creates templates under unique names, updates, lists and deletes them', async () => {
+      const made = await store.templates.create({ name: 'hi', owner: 'U1', content: 'Hello {name}' });
+      expect(made.created).toBe(true);
+      expect((await store.templates.create({ name: 'hi', owner: 'U2', content: 'x' })).created).toBe(false);
+      expect(await store.templates.update('hi', { content: 'Hi {name}' })).toBe(true);
+      expect(await store.templates.update('nope', { content: 'x' })).toBe(false);
+      expect((await store.templates.get('hi'))?.content).toBe('Hi {name}');
+      expect(await store.templates.list()).toHaveLength(1);
+      expect(await store.templates.delete('hi')).toBe(true);
+      expect(await store.templates.list()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log.js';
+import { openStore } from '../../src/store/index.js';
+import { migrate } from '../../src/store/migrate.js';
+import {
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  migrationProvider,
+} from '../../src/store/migrations/index.js';
+import { createPool, postgresKysely } from '../../src/store/postgres.js';
+import { repositories } from '../../src/store/repos/index.js';
+import { Resilience } from '../../src/store/resilience.js';
+import type { Database as Schema } from '../../src/store/schema.js';
+import { openSqliteFile, sqliteKysely } from '../../src/store/sqlite.js';
+import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema, tempDir } from './helpers.js';
+
+const migratedLines = (lines: Array<Record<string, unknown>>) =>
+  lines.filter((l) => l.msg === 'database ready (migrated)');
+
+interface Target {
+  url: string;
+  schema?: string;
+  cleanup(): Promise<void>;
+}
+
+/** A Kysely on the target, the way the store would make it. */
+function kyselyFor(kind: 'sqlite' | 'postgres', url: string, schema?: string): Kysely<Schema> {
+  if (kind === 'sqlite') return sqliteKysely(openSqliteFile(url.slice('sqlite:'.length)));
+  const resilience = new Resilience(silentLogger, 'test', []);
+  return postgresKysely(
+    createPool({
+      connectionString: url,
+      schema,
+      applicationName: 'migrations-test',
+      poolSize: 2,
+      resilience,
+    }),
+  );
+}
+
+const targets: Record<'sqlite' | 'postgres', () => Target> = {
+  sqlite: () => {
+    const tmp = tempDir();
+    return { url: `sqlite:${join(tmp.dir, 'm.db')}`, cleanup: async () => tmp.remove() };
+  },
+  postgres: () => {
+    const schema = scratchSchema();
+    return { url: pgUrl!, schema, cleanup: () => dropSchema(schema) };
+  },
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  const skip = kind === 'postgres' && !pgUrl;
+  describe.skipIf(skip)(`migrations: ${kind}${kind === 'postgres' ? pgSkipNote : ''}`, () => {
+    const target = () => {
+      const t = targets[kind]();
+      cleanups.push(t.cleanup);
+      return t;
+    };
+
+    it('apply once; reopening applies nothing and keeps every row', async () => {
+      const { url, schema } = target();
+      const first = captureLogger();
+      const store = await openStore(url, { schema, logger: first.logger });
+      expect(migratedLines(first.lines)).toHaveLength(1);
+      await store.outbox.createPending({
+        idempotencyKey: 'kept',
+        slackUser: 'U',
+        recipients: ['+1'],
+        text: 't',
+        segments: 1,
+        encoding: 'GSM-7',
+      });
+      await store.audit.append({ actor: 'U', action: 'send' });
+      await store.close();
+
+      const second = captureLogger();
+      const again = await openStore(url, { schema, logger: second.logger });
+      expect(migratedLines(second.lines)).toHaveLength(0);
+      expect(second.lines.filter((l) => l.msg === 'database ready')).toHaveLength(1);
+      expect((await again.outbox.getByKey('kept'))?.text).toBe('t');
+      expect(await again.audit.recent(5)).toHaveLength(1);
+      await again.close();
+    });
+
+    it('upgrade a store made by the first migration alone, keeping its rows', async () => {
+      const { url, schema } = target();
+      const db = kyselyFor(kind, url, schema);
+      const all = await migrationProvider(kind).getMigrations();
+      const firstOnly = new Migrator({
+        db,
+        provider: { getMigrations: async () => ({ '0001_initial': all['0001_initial']! }) },
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        migrationTableSchema: schema,
+      });
+      expect((await firstOnly.migrateToLatest()).error).toBeUndefined();
+      const old = repositories({ db, run: (op) => op(0), now: () => new Date() });
+      await old.permissions.grant('U1', 'admin', 'root');
+      await old.optOuts.add('+491', { source: 'stop_word' });
+      await db.destroy();
+
+      const log = captureLogger();
+      const store = await openStore(url, { schema, logger: log.logger });
+      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([['0002_drafts']]);
+      expect(await store.permissions.getRole('U1')).toBe('admin');
+      expect(await store.optOuts.has('+491')).toBe(true);
+      await store.drafts.put('k', 'U1', { a: 1 }, new Date(Date.now() + 60_000));
+      expect((await store.drafts.get('k', new Date()))?.payload).toEqual({ a: 1 });
+      await store.close();
+    });
+
+    it('are safe when several opens of one fresh store start at once: one migrates, all work', async () => {
+      const { url, schema } = target();
+      const logs = Array.from({ length: 4 }, () => captureLogger());
+      const stores = await Promise.all(logs.map((l) => openStore(url, { schema, logger: l.logger })));
+      expect(logs.flatMap((l) => migratedLines(l.lines))).toHaveLength(1);
+      const claims = await Promise.all(stores.map((s, i) => s.jobRuns.claim('j', 'slot', `i${i}`)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      await Promise.all(stores.map((s) => s.close()));
+    });
+  });
+}
+
+describe('migration definitions', () => {
+  it('never drop or delete: no down steps, and no destructive statement in what they run', async () => {
+    for (const kind of ['sqlite', 'postgres'] as const) {
+      const migrations = await migrationProvider(kind).getMigrations();
+      expect(Object.keys(migrations).every((name) => /^\d{4}_[a-z0-9_]+$/.test(name))).toBe(true);
+      expect(Object.values(migrations).filter((m) => m.down)).toEqual([]);
+    }
+    const statements: string[] = [];
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+      log: (event) => {
+        statements.push(event.query.sql);
+      },
+    });
+    await migrate(db, 'sqlite', { disableTransactions: true });
+    await db.destroy();
+    const ours = statements.filter((s) => /create table "(?!smsops_migration)/i.test(s));
+    expect(ours.length).toBeGreaterThanOrEqual(11);
+    expect(statements.filter((s) => /\b(drop|truncate|delete)\b/i.test(s))).toEqual([]);
+  });
+});

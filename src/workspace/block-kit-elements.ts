@@ -1,0 +1,126 @@
+import {
+  checkMaxItems,
+  checkMaxLength,
+  checkOptionalText,
+  checkTextObject,
+  isRecord,
+  type Problems,
+} from './block-kit-text.js';
+
+const SELECTS = ['static', 'external', 'users', 'conversations', 'channels'].flatMap((kind) => [
+  `${kind}_select`,
+  `multi_${kind}_select`,
+]);
+
+/** Elements Slack knows; anything else in `elements`/`accessory`/`element` is refused. */
+export const KNOWN_ELEMENT_TYPES = new Set([
+  'button',
+  'checkboxes',
+  'datepicker',
+  'datetimepicker',
+  'email_text_input',
+  'feedback_buttons',
+  'file_input',
+  'icon_button',
+  'image',
+  'number_input',
+  'overflow',
+  'plain_text_input',
+  'radio_buttons',
+  'rich_text_input',
+  'timepicker',
+  'url_text_input',
+  'workflow_button',
+  ...SELECTS,
+]);
+
+const PLACEHOLDER = { plainOnly: true, max: 150 } as const;
+
+/** Checks one element; `actionIds` holds the action_ids already used in the same block. */
+export function checkElement(
+  element: unknown,
+  pointer: string,
+  problems: Problems,
+  actionIds: Set<string>,
+): void {
+  if (!isRecord(element)) {
+    problems.add(pointer, 'must provide an object');
+    return;
+  }
+  const type = element.type;
+  if (typeof type !== 'string' || !KNOWN_ELEMENT_TYPES.has(type)) {
+    problems.add(`${pointer}/type`, `unsupported element type: ${String(type)}`);
+    return;
+  }
+  checkActionId(element.action_id, `${pointer}/action_id`, problems, actionIds);
+  ELEMENT_CHECKS[type]?.(element, pointer, problems);
+  if ('placeholder' in element)
+    checkOptionalText(element.placeholder, `${pointer}/placeholder`, problems, PLACEHOLDER);
+}
+
+function checkActionId(actionId: unknown, pointer: string, problems: Problems, seen: Set<string>): void {
+  if (actionId === undefined) return;
+  checkMaxLength(actionId, 255, pointer, problems);
+  if (typeof actionId !== 'string') return;
+  if (seen.has(actionId)) problems.add(pointer, `duplicate action_id: ${actionId}`);
+  seen.add(actionId);
+}
+
+type ElementCheck = (element: Record<string, unknown>, pointer: string, problems: Problems) => void;
+
+const checkButton: ElementCheck = (element, pointer, problems) => {
+  checkTextObject(element.text, `${pointer}/text`, problems, { plainOnly: true, max: 75 });
+  checkMaxLength(element.value, 2000, `${pointer}/value`, problems);
+  checkMaxLength(element.url, 3000, `${pointer}/url`, problems);
+  if (element.style !== undefined && element.style !== 'primary' && element.style !== 'danger') {
+    problems.add(`${pointer}/style`, 'must be one of: primary, danger');
+  }
+};
+
+function optionsCheck(max: number, plainOnly: boolean): ElementCheck {
+  return (element, pointer, problems) => {
+    if (element.options === undefined) return;
+    if (!checkMaxItems(element.options, max, `${pointer}/options`, problems)) return;
+    element.options.forEach((option, i) => {
+      checkOption(option, `${pointer}/options/${i}`, problems, plainOnly);
+    });
+  };
+}
+
+function checkOption(option: unknown, pointer: string, problems: Problems, plainOnly: boolean): void {
+  if (!isRecord(option)) {
+    problems.add(pointer, 'must provide an object');
+    return;
+  }
+  checkTextObject(option.text, `${pointer}/text`, problems, { plainOnly, max: 75 });
+  if (typeof option.value !== 'string') problems.add(`${pointer}/value`, 'must provide a string');
+  checkMaxLength(option.value, 150, `${pointer}/value`, problems);
+  checkOptionalText(option.description, `${pointer}/description`, problems, { plainOnly, max: 75 });
+}
+
+const checkImageElement: ElementCheck = (element, pointer, problems) => {
+  if (element.image_url === undefined && element.slack_file === undefined) {
+    problems.add(pointer, 'must provide image_url or slack_file');
+  }
+  checkMaxLength(element.image_url, 3000, `${pointer}/image_url`, problems);
+  if (typeof element.alt_text !== 'string') problems.add(`${pointer}/alt_text`, 'must provide a string');
+};
+
+const checkTextInput: ElementCheck = (element, pointer, problems) => {
+  if (typeof element.max_length === 'number' && element.max_length > 3000) {
+    problems.add(`${pointer}/max_length`, 'must be less than or equal to 3000');
+  }
+  checkMaxLength(element.initial_value, 3000, `${pointer}/initial_value`, problems);
+};
+
+const ELEMENT_CHECKS: Record<string, ElementCheck> = {
+  button: checkButton,
+  workflow_button: checkButton,
+  image: checkImageElement,
+  plain_text_input: checkTextInput,
+  overflow: optionsCheck(5, true),
+  checkboxes: optionsCheck(10, false),
+  radio_buttons: optionsCheck(10, false),
+  static_select: optionsCheck(100, true),
+  multi_static_select: optionsCheck(100, true),
+};

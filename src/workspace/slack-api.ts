@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Logger, silentLogger } from '../log.js';
+import { handleApiRequest } from './api-router.js';
+import type { Clock } from './clock.js';
+import { FaultInjector, type FaultSpec } from './faults.js';
+import { sendJson } from './http-io.js';
+import type { WaitOptions } from './journal.js';
+import { UPLOAD_PATH } from './methods/index.js';
+import type { ApiCall, ResponseUrlPost, SlackMessage, WorkspaceIdentity } from './model.js';
+import { type RateLimitOptions, TokenBuckets } from './rate-limiter.js';
+import type { ResponseTarget } from './response-urls.js';
+import { deliverResponse, handleFileDownload, handleResponseUrl, handleUpload } from './side-routes.js';
+import { WorkspaceState } from './workspace-state.js';
+
+export interface FakeSlackOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: '127.0.0.1' | 'localhost' | '::1';
+  botToken?: string;
+  botUserId?: string;
+  teamId?: string;
+  /** Any other part of who the workspace and app are. */
+  identity?: Partial<WorkspaceIdentity>;
+  /** Off by default; `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3. */
+  rateLimits?: boolean | RateLimitOptions;
+  logger?: Logger;
+  /** Drives trigger expiry, rate limits and message timestamps; tests pass a hand-moved clock instead of sleeping. */
+  clock?: Clock;
+  /** Use an existing state (the local UI keeps one across restarts of the server); a fresh seeded one otherwise. */
+  state?: WorkspaceState;
+}
+
+export interface FakeSlack {
+  /** What to give WebClient as `slackApiUrl`: it appends the method name, e.g. `…/api/chat.postMessage`. */
+  readonly apiUrl: string;
+  /** `http://host:port`, no trailing slash. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly botToken: string;
+  readonly identity: WorkspaceIdentity;
+  readonly state: WorkspaceState;
+  /** The next matching Web API calls answer with this HTTP error instead of running. */
+  injectFault(spec: FaultSpec): void;
+  clearFaults(): void;
+  /** A trigger_id for this user, valid for one views.open/push within 3 s: what Slack puts in interactions. */
+  issueTriggerId(userId: string): string;
+  /** A response_url on this server that turns what is POSTed to it into messages for `target`. */
+  issueResponseUrl(target: ResponseTarget): string;
+  /** Applies a slash-command ack body the way Slack does: as a free response to the command's response_url. */
+  applyAckMessage(responseUrl: string, body: Record<string, unknown>): ResponseUrlPost;
+  waitForCall(
+    method: string,
+    predicate?: (call: ApiCall) => boolean,
+    options?: WaitOptions,
+  ): Promise<ApiCall>;
+  waitForMessage(predicate: (message: SlackMessage) => boolean, options?: WaitOptions): Promise<SlackMessage>;
+  close(): Promise<void>;
+}
+
+const RESPONSE_PATH = '/response/';
+/** A request still unanswered after this long when closing is cut off. */
+const CLOSE_GRACE_MS = 2000;
+const FILES_PATH = '/files/';
+
+/** Starts the fake Slack on loopback: Web API under /api/, plus the upload, response_url and file routes. */
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const logger = options.logger ?? silentLogger;
+  const state =
+    options.state ??
+    new WorkspaceState({
+      identity: {
+        ...options.identity,
+        ...(options.teamId ? { teamId: options.teamId } : {}),
+        ...(options.botUserId ? { botUserId: options.botUserId } : {}),
+      },
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+  const rateLimits = options.rateLimits === true ? {} : options.rateLimits || undefined;
+  const limiter = rateLimits ? new TokenBuckets(rateLimits, state.clock) : undefined;
+  const faults = new FaultInjector();
+  const botToken = options.botToken ?? 'xoxb-local';
+  const host = options.host ?? '127.0.0.1';
+  const inFlight = new Set<ServerResponse>();
+
+  let baseUrl = '';
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
+    route(req, res).catch((error: unknown) => {
+      logger.error({ err: error, url: req.url }, 'fake slack request failed');
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'internal_error' });
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', baseUrl);
+    const path = url.pathname;
+    if (path.startsWith('/api/')) {
+      const deps = { state, botToken, faults, limiter, logger, baseUrl };
+      return handleApiRequest(
+        deps,
+        decodeURIComponent(path.slice('/api/'.length)),
+        req,
+        res,
+        url.searchParams,
+      );
+    }
+    if (path.startsWith(UPLOAD_PATH) && req.method === 'POST') {
+      return handleUpload(state, path.slice(UPLOAD_PATH.length), req, res);
+    }
+    if (path.startsWith(RESPONSE_PATH) && req.method === 'POST') {
+      return handleResponseUrl(state, path.slice(RESPONSE_PATH.length), req, res);
+    }
+    if (path.startsWith(FILES_PATH) && req.method === 'GET') {
+      return handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, res);
+    }
+    sendJson(res, 404, { ok: false, error: 'not_found' });
+  }
+
+  const port = await listen(server, options.port ?? 0, host);
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ baseUrl }, 'fake slack listening');
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    port,
+    botToken,
+    identity: state.identity,
+    state,
+    injectFault: (spec) => faults.inject(spec),
+    clearFaults: () => faults.clear(),
+    issueTriggerId: (userId) => state.triggers.issue(userId),
+    issueResponseUrl: (target) => `${baseUrl}${RESPONSE_PATH}${state.responseUrls.issue(target).id}`,
+    applyAckMessage: (responseUrl, body) =>
+      deliverResponse(state, responseUrl.slice(`${baseUrl}${RESPONSE_PATH}`.length), body, { spend: false }),
+    waitForCall: (method, predicate, waitOptions) => state.waitForCall(method, predicate, waitOptions),
+    waitForMessage: (predicate, waitOptions) => state.waitForMessage(predicate, waitOptions),
+    close: () => close(server, inFlight),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Lets requests already being answered finish (a bot's call in flight when a test ends must not turn into an
+ * unhandled ECONNRESET), then drops the keep-alive sockets fetch leaves open, which would otherwise hold close().
+ */
+async function close(server: Server, inFlight: Set<ServerResponse>): Promise<void> {
+  const closed = new Promise<void>((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+  });
+  server.closeIdleConnections();
+  const answered = Promise.all(
+    [...inFlight].map((res) => new Promise((resolve) => res.once('close', resolve))),
+  );
+  await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+  server.closeAllConnections();
+  await closed;
+}

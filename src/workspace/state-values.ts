@@ -1,0 +1,109 @@
+import { elementsOf } from './block-ids.js';
+import type { StateValues, ViewOutput, ViewStateValue } from './model.js';
+
+type Loose = Record<string, unknown>;
+
+/** A value as a test (or the local UI) gives it: the full Slack shape, or just the string the user typed/picked. */
+export type LooseStateValues = Record<string, Record<string, ViewStateValue | string | string[]>>;
+
+/**
+ * Slack's `view.state.values` for a submission: one entry per input element in the view (null when left empty),
+ * with shorthand strings expanded according to each element's type.
+ */
+export function buildStateValues(view: ViewOutput, given: LooseStateValues = {}): StateValues {
+  const values: StateValues = {};
+  for (const block of view.blocks as unknown as Loose[]) {
+    const blockId = block.block_id as string;
+    for (const element of elementsOf(block)) {
+      if (block.type !== 'input' && !(blockId in given)) continue;
+      const actionId = element.action_id as string | undefined;
+      if (!actionId || !isStateful(element)) continue;
+      const supplied = given[blockId]?.[actionId];
+      values[blockId] ??= {};
+      values[blockId][actionId] = expand(element, supplied);
+    }
+  }
+  for (const [blockId, actions] of Object.entries(given)) {
+    for (const actionId of Object.keys(actions)) {
+      if (values[blockId]?.[actionId]) continue;
+      throw new Error(`view ${view.id} has no input ${blockId}/${actionId}; cannot submit a value for it`);
+    }
+  }
+  return values;
+}
+
+function isStateful(element: Loose): boolean {
+  return !['button', 'overflow', 'image', 'workflow_button', 'icon_button'].includes(String(element.type));
+}
+
+/** What Slack submits for an input the user left alone: its initial value, as it shows on screen. */
+function initialOf(element: Loose): string | string[] | undefined {
+  if (typeof element.initial_value === 'string') return element.initial_value;
+  const option = element.initial_option as { value?: string } | undefined;
+  if (option?.value !== undefined) return option.value;
+  const options = element.initial_options as { value: string }[] | undefined;
+  if (options) return options.map((o) => o.value);
+  for (const key of [
+    'initial_date',
+    'initial_time',
+    'initial_user',
+    'initial_conversation',
+    'initial_channel',
+  ]) {
+    if (typeof element[key] === 'string') return element[key] as string;
+  }
+  if (Array.isArray(element.initial_users)) return element.initial_users as string[];
+  return undefined;
+}
+
+function expand(element: Loose, given: ViewStateValue | string | string[] | undefined): ViewStateValue {
+  const supplied = given === undefined ? initialOf(element) : given;
+  const type = String(element.type);
+  if (supplied !== undefined && typeof supplied === 'object' && !Array.isArray(supplied)) return supplied;
+  const expander = EXPANDERS[type];
+  if (expander) return expander(element, supplied);
+  return { type, value: typeof supplied === 'string' ? supplied : null };
+}
+
+type Expander = (element: Loose, supplied: string | string[] | undefined) => ViewStateValue;
+
+function optionFor(element: Loose, value: string) {
+  const options = (element.options as Loose[] | undefined) ?? [];
+  const option = options.find((o) => o.value === value);
+  if (!option) throw new Error(`${String(element.action_id)} has no option with value ${value}`);
+  return { text: option.text as { type: 'plain_text'; text: string }, value };
+}
+
+function asList(supplied: string | string[] | undefined): string[] {
+  if (supplied === undefined) return [];
+  return Array.isArray(supplied) ? supplied : [supplied];
+}
+
+const EXPANDERS: Record<string, Expander> = {
+  plain_text_input: (_e, s) => ({ type: 'plain_text_input', value: typeof s === 'string' ? s : null }),
+  static_select: (e, s) => ({
+    type: 'static_select',
+    selected_option: typeof s === 'string' ? optionFor(e, s) : null,
+  }),
+  radio_buttons: (e, s) => ({
+    type: 'radio_buttons',
+    selected_option: typeof s === 'string' ? optionFor(e, s) : null,
+  }),
+  multi_static_select: (e, s) => ({
+    type: 'multi_static_select',
+    selected_options: asList(s).map((v) => optionFor(e, v)),
+  }),
+  checkboxes: (e, s) => ({ type: 'checkboxes', selected_options: asList(s).map((v) => optionFor(e, v)) }),
+  datepicker: (_e, s) => ({ type: 'datepicker', selected_date: typeof s === 'string' ? s : null }),
+  timepicker: (_e, s) => ({ type: 'timepicker', selected_time: typeof s === 'string' ? s : null }),
+  users_select: (_e, s) => ({ type: 'users_select', selected_user: typeof s === 'string' ? s : null }),
+  conversations_select: (_e, s) => ({
+    type: 'conversations_select',
+    selected_conversation: typeof s === 'string' ? s : null,
+  }),
+  channels_select: (_e, s) => ({
+    type: 'channels_select',
+    selected_channel: typeof s === 'string' ? s : null,
+  }),
+  multi_users_select: (_e, s) => ({ type: 'multi_users_select', selected_users: asList(s) }),
+};

@@ -34,6 +34,13 @@ export interface Config {
   readonly digestChannel?: string;
   readonly digestCron: string;
   readonly inboundPollSeconds: number;
+  readonly sending: {
+    readonly maxSegments: number;
+    readonly maxRecipients: number;
+    readonly confirmRecipients: number;
+    readonly confirmCost?: number;
+    readonly pricePerSegment: number;
+  };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -77,6 +84,20 @@ function integer(min: number, max: number, fallback: number) {
       if (v === undefined || v === '') return fallback;
       if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
         ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(v);
+    });
+}
+
+function decimal(expected: string) {
+  return z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      if (v === '') return undefined;
+      if (!/^\d+(\.\d+)?$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `expected ${expected}` });
         return z.NEVER;
       }
       return Number(v);
@@ -156,6 +177,11 @@ const envSchema = z.object({
       message: 'expected a cron expression with 5 or 6 fields such as "0 9 * * *"',
     }),
   INBOUND_POLL_SECONDS: integer(1, 3600, 15),
+  MAX_SEGMENTS: integer(1, 10, 6),
+  MAX_RECIPIENTS: integer(1, 100_000, 10_000),
+  CONFIRM_RECIPIENTS: integer(0, 100_000, 50),
+  CONFIRM_COST: decimal('an amount such as 25 or 12.50').optional(),
+  SMS_PRICE_PER_SEGMENT: decimal('a price such as 0.05').optional(),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -235,6 +261,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     digestChannel: e.DIGEST_CHANNEL,
     digestCron: e.DIGEST_CRON,
     inboundPollSeconds: e.INBOUND_POLL_SECONDS,
+    sending: {
+      maxSegments: e.MAX_SEGMENTS,
+      maxRecipients: e.MAX_RECIPIENTS,
+      confirmRecipients: e.CONFIRM_RECIPIENTS,
+      confirmCost: e.CONFIRM_COST,
+      pricePerSegment: e.SMS_PRICE_PER_SEGMENT ?? 0.05,
+    },
     logLevel: e.LOG_LEVEL,
   };
   return deepFreeze(config);

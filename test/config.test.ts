@@ -56,6 +56,18 @@ describe('loadConfig', () => {
       DIGEST_CRON: '30 8 * * 1-5',
       INBOUND_POLL_SECONDS: '30',
       LOG_LEVEL: 'DEBUG',
+      MAX_SEGMENTS: '4',
+      MAX_RECIPIENTS: '500',
+      CONFIRM_RECIPIENTS: '10',
+      CONFIRM_COST: '12.50',
+      SMS_PRICE_PER_SEGMENT: '0.031',
+    });
+    expect(config.sending).toEqual({
+      maxSegments: 4,
+      maxRecipients: 500,
+      confirmRecipients: 10,
+      confirmCost: 12.5,
+      pricePerSegment: 0.031,
     });
     expect(config.gateway).toMatchObject({
       url: 'https://sms.example.com',
@@ -81,8 +93,14 @@ describe('loadConfig', () => {
       ADMIN_USER_IDS: 'alice',
       DIGEST_CRON: 'every day',
       LOG_LEVEL: 'loud',
+      CONFIRM_COST: 'lots',
+      MAX_SEGMENTS: '11',
     });
-    expect(problems).toHaveLength(7);
+    expect(problems).toHaveLength(9);
+    expect(problems.join('\n')).toMatch(
+      /^CONFIRM_COST: expected an amount such as 25 or 12.50 \(got "lots"\)$/m,
+    );
+    expect(problems.join('\n')).toMatch(/^MAX_SEGMENTS: expected a whole number from 1 to 10/m);
     expect(problems.join('\n')).toMatch(/^PORT: expected a whole number from 1 to 65535 \(got "70000"\)$/m);
     expect(problems.join('\n')).toMatch(/^SMS_GATEWAY_TIMEZONE: expected an IANA time zone/m);
     expect(problems.join('\n')).toMatch(/^DEFAULT_COUNTRY: expected a two-letter ISO country code/m);

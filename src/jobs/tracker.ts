@@ -1,0 +1,183 @@
+import { type Gateway, GatewayRejected } from '../gateway/index.js';
+import type { Logger } from '../log.js';
+import type { OutboxRow, Store } from '../store/index.js';
+
+export interface TrackerOptions {
+  gateway: Gateway;
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+  /** Called after each recorded change, to update the delivery card. */
+  onProgress: (row: OutboxRow) => Promise<void>;
+  /** How often the loop looks for due batches. */
+  tickMs?: number;
+  /** Upper bound of QueryMulti calls per minute, whatever the number of open batches. */
+  maxCallsPerMinute?: number;
+}
+
+/** States that end a batch, in the spellings seen so far; progress counts decide otherwise. */
+const FINAL_STATES = new Set([
+  'delivered',
+  'undelivered',
+  'partiallydelivered',
+  'cancelled',
+  'canceled',
+  'expired',
+  'failed',
+  'rejected',
+]);
+
+/** About 15 s, 30 s, 1 min, 2 min, 5 min, then every 15 min: fresh batches move fast, old ones slowly. */
+export function nextPollDelayMs(ageMs: number): number {
+  const minute = 60_000;
+  if (ageMs < minute) return 15_000;
+  if (ageMs < 2 * minute) return 30_000;
+  if (ageMs < 5 * minute) return minute;
+  if (ageMs < 15 * minute) return 2 * minute;
+  if (ageMs < 60 * minute) return 5 * minute;
+  return 15 * minute;
+}
+
+function validityMinutesOf(row: OutboxRow): number {
+  const payload = row.payload as { validityMinutes?: unknown } | null;
+  return typeof payload?.validityMinutes === 'number' ? payload.validityMinutes : 1440;
+}
+
+/**
+ * One loop for every open batch (not a timer per batch): each tick leases the batches that are due,
+ * so several instances never poll the same one, and asks the gateway within a per-minute budget.
+ */
+export class DeliveryTracker {
+  readonly #o: Required<Omit<TrackerOptions, 'now'>> & { now: () => Date };
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #windowStart = 0;
+  #callsInWindow = 0;
+
+  constructor(options: TrackerOptions) {
+    this.#o = { tickMs: 5_000, maxCallsPerMinute: 120, now: () => new Date(), ...options };
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  /** Waits for the tick in progress, so no poll is cut off half-recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Poll this batch now (after a send, a refresh or a cancel). */
+  async pollNow(outboxId: number): Promise<OutboxRow | undefined> {
+    const row = await this.#o.store.outbox.get(outboxId);
+    if (row?.state !== 'submitted' || row.delivery.final || !row.messageId) return row;
+    return this.#poll(row);
+  }
+
+  /** One pass over due batches; exposed for tests and drills. Returns how many were polled. */
+  async tick(): Promise<number> {
+    const now = this.#o.now();
+    if (now.getTime() - this.#windowStart >= 60_000) {
+      this.#windowStart = now.getTime();
+      this.#callsInWindow = 0;
+    }
+    const budget = this.#o.maxCallsPerMinute - this.#callsInWindow;
+    if (budget <= 0) return 0;
+    const due = await this.#o.store.outbox.claimDueForPoll(
+      now,
+      Math.min(budget, 50),
+      new Date(now.getTime() + 60_000),
+    );
+    for (const row of due) {
+      if (this.#stopped) break;
+      await this.#poll(row);
+    }
+    return due.length;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.tick()
+        .then(() => undefined)
+        .catch((error: unknown) => {
+          this.#o.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'delivery tracker tick failed',
+          );
+        })
+        .finally(() => this.#schedule(this.#o.tickMs));
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  async #poll(row: OutboxRow): Promise<OutboxRow> {
+    const now = this.#o.now();
+    this.#callsInWindow++;
+    const submittedAt = row.submittedAt ?? row.createdAt;
+    const age = now.getTime() - submittedAt.getTime();
+    const expired = age > (validityMinutesOf(row) + 60) * 60_000;
+    try {
+      const { reports } = await this.#o.gateway.queryMulti({ messageId: Number(row.messageId) });
+      const report = reports[0];
+      const delivered = report?.deliveredCount ?? row.delivery.delivered;
+      const undelivered = report?.undeliveredCount ?? row.delivery.undelivered;
+      const count = report?.count || row.recipientCount;
+      const state = report?.state || row.delivery.state || 'Queued';
+      const final =
+        FINAL_STATES.has(state.toLowerCase().replace(/[\s_-]/g, '')) ||
+        (count > 0 && delivered + undelivered >= count) ||
+        expired;
+      await this.#o.store.outbox.recordProgress(row.id, {
+        delivered,
+        undelivered,
+        count,
+        state: expired && !FINAL_STATES.has(state.toLowerCase()) ? `${state} (validity passed)` : state,
+        final,
+        lastPolledAt: now,
+        nextPollAt: final ? null : new Date(now.getTime() + nextPollDelayMs(age)),
+      });
+      if (final)
+        this.#o.logger.info(
+          { outboxId: row.id, messageId: row.messageId, state, delivered, undelivered },
+          'SMS batch final',
+        );
+    } catch (error) {
+      // A batch the gateway no longer knows is final; anything else is tried again later.
+      const gone = error instanceof GatewayRejected && error.code === 404;
+      await this.#o.store.outbox.recordProgress(row.id, {
+        ...row.delivery,
+        count: row.delivery.count || row.recipientCount,
+        state: gone ? 'Unknown to the gateway' : row.delivery.state,
+        final: gone || expired,
+        lastPolledAt: now,
+        nextPollAt: gone || expired ? null : new Date(now.getTime() + nextPollDelayMs(age)),
+      });
+      this.#o.logger.debug(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'delivery poll failed',
+      );
+    }
+    const updated = (await this.#o.store.outbox.get(row.id)) ?? row;
+    const before = row.delivery;
+    const after = updated.delivery;
+    // The card changes only when something a person would see changed: no chat.update per poll.
+    const changed =
+      before.delivered !== after.delivered ||
+      before.undelivered !== after.undelivered ||
+      before.state !== after.state ||
+      before.final !== after.final;
+    if (!changed) return updated;
+    await this.#o.onProgress(updated).catch((error: unknown) => {
+      this.#o.logger.warn(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'delivery card update failed',
+      );
+    });
+    return updated;
+  }
+}

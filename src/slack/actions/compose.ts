@@ -1,0 +1,108 @@
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { estimateLine } from '../compose/draft.js';
+import {
+  readComposeInput,
+  readMetadata,
+  type SlackView,
+  senderOptionsOf,
+  viewSchema,
+} from '../compose/state.js';
+import type { SlackDeps } from '../deps.js';
+import { composeView, FIELD } from '../ui/compose.js';
+
+type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+
+function optionsOf(view: SlackView, blockId: string): { value: string; label: string }[] {
+  const block = view.blocks.find((b) => b.block_id === blockId) as
+    | { element?: { options?: { value: string; text: { text: string } }[] } }
+    | undefined;
+  return block?.element?.options?.map((o) => ({ value: o.value, label: o.text.text })) ?? [];
+}
+
+function sizeFromLabel(label: string): number {
+  const m = /\(([\d,]+)\)$/.exec(label);
+  return m ? Number(m[1]!.replace(/,/g, '')) : 0;
+}
+
+/**
+ * Rebuilds the compose modal from what it shows now, changing only what the action asks. Inputs
+ * keep what the user typed because their block ids stay the same.
+ */
+async function rebuild(
+  deps: SlackDeps,
+  view: SlackView,
+  change: { mode?: 'same' | 'personalised'; text?: string },
+) {
+  const metadata = readMetadata(view);
+  const input = readComposeInput(view);
+  const mode = change.mode ?? metadata.mode;
+  const textVersion = change.text !== undefined ? metadata.textVersion + 1 : metadata.textVersion;
+  const listMembers = input.listName
+    ? (await deps.store.recipientLists.get(input.listName))?.members
+    : undefined;
+  const estimate = estimateLine(
+    { ...input, mode, text: change.text ?? input.text, listMembers },
+    deps.settings.sending,
+    deps.settings.defaultCountry,
+  );
+  const senderBlock = view.blocks.find((b) => b.block_id === FIELD.sender) as
+    | { element?: { type?: string } }
+    | undefined;
+  const senderNames = senderOptionsOf(view);
+  const defaultSender = optionsOf(view, FIELD.sender).find((o) => o.label.endsWith('(default)'))?.value;
+  return composeView({
+    senders: senderNames.map((name) => ({ name, isDefault: name === defaultSender })),
+    sendersProblem:
+      senderBlock?.element?.type === 'plain_text_input'
+        ? 'Sender names could not be loaded from the gateway; type one.'
+        : undefined,
+    lists: optionsOf(view, FIELD.list).map((o) => ({ name: o.value, size: sizeFromLabel(o.label) })),
+    templates: optionsOf(view, FIELD.template).map((o) => ({ name: o.value })),
+    prefill: { text: change.text, sender: input.sender },
+    estimate,
+    metadata: { ...metadata, mode, textVersion },
+    simulated: deps.settings.simulated,
+  });
+}
+
+async function update(
+  deps: SlackDeps,
+  args: ActionArgs,
+  change: { mode?: 'same' | 'personalised'; text?: string },
+) {
+  const view = viewSchema.parse(args.body.view);
+  const next = await rebuild(deps, view, change);
+  try {
+    await args.client.views.update({ view_id: view.id, hash: view.hash, view: next });
+  } catch (error) {
+    // A newer keystroke already updated the view: its own action will bring the estimate up to date.
+    if ((error as { data?: { error?: string } }).data?.error !== 'hash_conflict') throw error;
+  }
+}
+
+/** While the user types: the estimate line follows the text, recipients, list and encoding. */
+export function estimateHandler(deps: SlackDeps) {
+  return async function handleComposeEstimate(args: ActionArgs): Promise<void> {
+    await args.ack();
+    await update(deps, args, {});
+  };
+}
+
+export function modeHandler(deps: SlackDeps) {
+  return async function handleComposeMode(args: ActionArgs): Promise<void> {
+    await args.ack();
+    const action = args.action as { selected_option?: { value?: string } };
+    const mode = action.selected_option?.value === 'personalised' ? 'personalised' : 'same';
+    await update(deps, args, { mode });
+  };
+}
+
+export function templateHandler(deps: SlackDeps) {
+  return async function handleComposeTemplate(args: ActionArgs): Promise<void> {
+    await args.ack();
+    const name = (args.action as { selected_option?: { value?: string } }).selected_option?.value;
+    const template = name ? await deps.store.templates.get(name) : undefined;
+    if (!template) return;
+    await update(deps, args, { text: template.content });
+  };
+}

@@ -1,0 +1,19 @@
+import type { App } from '@slack/bolt';
+import type { SlackDeps } from '../deps.js';
+import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
+import { CARD_ACTIONS } from '../ui/card.js';
+import { FIELD } from '../ui/compose.js';
+import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
+import { estimateHandler, modeHandler, templateHandler } from './compose.js';
+
+export function register(app: App, deps: SlackDeps): void {
+  const estimate = estimateHandler(deps);
+  for (const field of [FIELD.text, FIELD.recipients, FIELD.csv, FIELD.list, FIELD.encoding]) {
+    app.action({ action_id: field, type: 'block_actions' }, estimate);
+  }
+  app.action({ action_id: FIELD.mode, type: 'block_actions' }, modeHandler(deps));
+  app.action({ action_id: FIELD.template, type: 'block_actions' }, templateHandler(deps));
+  app.action({ action_id: CARD_ACTIONS.refresh, type: 'block_actions' }, cardRefreshHandler(deps));
+  app.action({ action_id: CARD_ACTIONS.cancel, type: 'block_actions' }, cardCancelHandler(deps));
+  app.action({ action_id: CANCEL_CONFIRM_ACTION, type: 'block_actions' }, cancelConfirmHandler(deps));
+}

@@ -1,0 +1,80 @@
+import type { RequestListener } from 'node:http';
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { Logger } from '../log.js';
+import { register as registerActions } from './actions/index.js';
+import { boltLogger } from './bolt-logger.js';
+import { register as registerCommands } from './commands/index.js';
+import type { SlackDeps } from './deps.js';
+import { register as registerEvents } from './events/index.js';
+import { register as registerViews } from './views/index.js';
+
+export interface SlackAppOptions {
+  mode: 'http' | 'socket';
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  /** Base URL of the Web API (tests and local mode). */
+  apiUrl?: string;
+  logger: Logger;
+  /** Web API retry policy; tests turn retries off to see failures at once. */
+  retryConfig?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
+}
+
+export interface SlackApp {
+  app: App;
+  /** HTTP mode: the handler for POST /slack/events, mounted on our own server. */
+  requestListener?: RequestListener;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Builds the Bolt app with every listener; nothing is listening until start(). */
+export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions): Promise<SlackApp> {
+  const logger = boltLogger(options.logger);
+  const clientOptions = {
+    slackApiUrl: options.apiUrl,
+    logger,
+    // Web API calls are retried by the client (429 honours Retry-After); a few quick tries keep a
+    // listener from hanging for minutes on a Slack outage.
+    retryConfig: options.retryConfig ?? { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 30_000 },
+  };
+  let receiver: HTTPReceiver | SocketModeReceiver;
+  if (options.mode === 'socket') {
+    receiver = new SocketModeReceiver({ appToken: options.appToken!, logger });
+  } else {
+    receiver = new HTTPReceiver({
+      signingSecret: options.signingSecret!,
+      endpoints: '/slack/events',
+      logger,
+      // Acks leave at once; the work continues after the HTTP response.
+      processBeforeResponse: false,
+    });
+  }
+  const app = new App({
+    token: options.botToken,
+    receiver,
+    logger,
+    clientOptions,
+    deferInitialization: true,
+    extendedErrorHandler: true,
+  });
+  app.error(async (args) => {
+    const error = (args as unknown as { error: Error & { code?: string } }).error;
+    options.logger.warn({ err: error.message, code: error.code }, 'unhandled listener error');
+  });
+  registerCommands(app, deps);
+  registerViews(app, deps);
+  registerActions(app, deps);
+  registerEvents(app, deps);
+  await app.init();
+  return {
+    app,
+    requestListener: receiver instanceof HTTPReceiver ? receiver.requestListener : undefined,
+    start: async () => {
+      if (receiver instanceof SocketModeReceiver) await app.start();
+    },
+    stop: async () => {
+      if (receiver instanceof SocketModeReceiver) await app.stop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { WebClient } from '@slack/web-api';
+import type { OutboxRow } from '../store/index.js';
+import type { SlackDeps } from './deps.js';
+import { deliveryCard } from './ui/card.js';
+
+function slackError(error: unknown): string | undefined {
+  return (error as { data?: { error?: string } }).data?.error;
+}
+
+/**
+ * Posts the delivery card where the send was made: the channel (a thread for replies), joining a
+ * public channel first if needed; failing that, the sender's DM, so the card is never lost.
+ */
+export async function postCard(
+  deps: SlackDeps,
+  client: WebClient,
+  row: OutboxRow,
+  threadTs?: string,
+): Promise<void> {
+  const card = deliveryCard(row, {
+    reportTimeZone: deps.settings.reportTimeZone,
+    simulated: deps.settings.simulated,
+  });
+  const channel = row.channel ?? row.slackUser;
+  const post = (target: string, thread?: string) =>
+    client.chat.postMessage({
+      channel: target,
+      ...card,
+      ...(thread ? { thread_ts: thread } : {}),
+      unfurl_links: false,
+    });
+  let result: Awaited<ReturnType<typeof post>>;
+  try {
+    result = await post(channel, threadTs);
+  } catch (error) {
+    const code = slackError(error);
+    if (code === 'not_in_channel' && channel.startsWith('C')) {
+      await client.conversations.join({ channel });
+      result = await post(channel, threadTs);
+    } else if (code === 'not_in_channel' || code === 'channel_not_found') {
+      result = await post(row.slackUser);
+    } else {
+      throw error;
+    }
+  }
+  if (result.channel && result.ts) await deps.store.outbox.setCardMessage(row.id, result.channel, result.ts);
+}
+
+export async function updateCard(deps: SlackDeps, client: WebClient, row: OutboxRow): Promise<void> {
+  if (!row.channel || !row.messageTs) return;
+  const card = deliveryCard(row, {
+    reportTimeZone: deps.settings.reportTimeZone,
+    simulated: deps.settings.simulated,
+  });
+  await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
+}

@@ -1,0 +1,159 @@
+/** Every /sms subcommand with its usage and an example: the single source of /sms help. */
+export interface SubcommandInfo {
+  name: string;
+  usage: string;
+  summary: string;
+  example: string;
+  /** Who may run it; look-ups are open to every member of the workspace with a role. */
+  needs: 'viewer' | 'sender' | 'admin';
+  group: 'Send' | 'Look up' | 'Lists and templates' | 'Administration';
+}
+
+export const SUBCOMMANDS: readonly SubcommandInfo[] = [
+  {
+    name: 'send',
+    usage: 'send [numbers…] [text]',
+    summary: 'open the compose modal, prefilled',
+    example: '/sms send 0532 123 45 67 Your order is ready',
+    needs: 'sender',
+    group: 'Send',
+  },
+  {
+    name: 'status',
+    usage: 'status <MessageId>',
+    summary: 'delivery report of a batch',
+    example: '/sms status 100042',
+    needs: 'viewer',
+    group: 'Send',
+  },
+  {
+    name: 'cancel',
+    usage: 'cancel <MessageId>',
+    summary: 'cancel what is not yet delivered (asks first)',
+    example: '/sms cancel 100042',
+    needs: 'sender',
+    group: 'Send',
+  },
+  {
+    name: 'balance',
+    usage: 'balance',
+    summary: 'credit: main, limit and usable',
+    example: '/sms balance',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'log',
+    usage: 'log [days]',
+    summary: 'balance log of the last days (default 7)',
+    example: '/sms log 30',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'senders',
+    usage: 'senders',
+    summary: 'sender names of the account',
+    example: '/sms senders',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'stats',
+    usage: 'stats',
+    summary: 'monthly sending statistics',
+    example: '/sms stats',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'surveys',
+    usage: 'surveys',
+    summary: 'surveys with their answer counts',
+    example: '/sms surveys',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'survey',
+    usage: 'survey <id>',
+    summary: 'answers of one survey',
+    example: '/sms survey 7',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'inbox',
+    usage: 'inbox [n]',
+    summary: 'the last n inbound SMS (default 10)',
+    example: '/sms inbox 20',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
+    name: 'optout',
+    usage: 'optout add|remove|list [number]',
+    summary: 'numbers that must not receive SMS',
+    example: '/sms optout add 0532 123 45 67',
+    needs: 'sender',
+    group: 'Lists and templates',
+  },
+  {
+    name: 'lists',
+    usage: 'lists [add <name> <numbers…> | show <name> | delete <name>]',
+    summary: 'saved recipient lists',
+    example: '/sms lists add drivers 05321234567 05331234567',
+    needs: 'sender',
+    group: 'Lists and templates',
+  },
+  {
+    name: 'templates',
+    usage: 'templates [add <name> <text> | show <name> | delete <name>]',
+    summary: 'saved message templates',
+    example: '/sms templates add ready Hello {{name}}, your order is ready',
+    needs: 'sender',
+    group: 'Lists and templates',
+  },
+  {
+    name: 'grant',
+    usage: 'grant @user sender|admin|viewer',
+    summary: 'give someone a role',
+    example: '/sms grant @alice sender',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
+    name: 'revoke',
+    usage: 'revoke @user',
+    summary: 'take a role away',
+    example: '/sms revoke @alice',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
+    name: 'who',
+    usage: 'who',
+    summary: 'who has which role',
+    example: '/sms who',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
+    name: 'audit',
+    usage: 'audit [n]',
+    summary: 'the last n audit entries (default 20)',
+    example: '/sms audit 50',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
+    name: 'help',
+    usage: 'help',
+    summary: 'this list',
+    example: '/sms help',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+];
+
+export const SUBCOMMAND_NAMES = SUBCOMMANDS.map((s) => s.name);

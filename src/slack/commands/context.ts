@@ -1,0 +1,20 @@
+import type { RespondArguments } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Role } from '../../store/index.js';
+import type { SlackDeps } from '../deps.js';
+
+export interface CommandContext {
+  deps: SlackDeps;
+  client: WebClient;
+  userId: string;
+  channelId: string;
+  triggerId: string;
+  role: Role | undefined;
+  args: string[];
+  /** The raw text after the subcommand. */
+  rest: string;
+  /** Ephemeral unless the message says otherwise. */
+  respond: (message: RespondArguments) => Promise<unknown>;
+}
+
+export type SubcommandHandler = (ctx: CommandContext) => Promise<void>;

@@ -1,0 +1,169 @@
+import { GatewayRejected, type SurveyAnswer } from '../../gateway/index.js';
+import { UserInputError } from '../errors.js';
+import { escapeMrkdwn, truncate } from '../ui/format.js';
+import {
+  balanceLogMessage,
+  balanceMessage,
+  logWindow,
+  spendFrom,
+  spendWindow,
+} from '../ui/lookup-balance.js';
+import type { LookupMessage, LookupView } from '../ui/lookup-common.js';
+import { inboxMessage, inboxWindow, newestInbound } from '../ui/lookup-inbox.js';
+import { sendersMessage } from '../ui/lookup-senders.js';
+import { statsMessage } from '../ui/lookup-stats.js';
+import { surveyAnswersMessage, surveysMessage } from '../ui/lookup-surveys.js';
+import type { CommandContext, SubcommandHandler } from './context.js';
+
+interface CountRule {
+  command: string;
+  what: string;
+  min: number;
+  max: number;
+  fallback: number;
+  example: number;
+}
+
+const LOG_DAYS: CountRule = {
+  command: 'log',
+  what: 'number of days',
+  min: 1,
+  max: 90,
+  fallback: 7,
+  example: 30,
+};
+const INBOX_COUNT: CountRule = {
+  command: 'inbox',
+  what: 'number of SMS',
+  min: 1,
+  max: 50,
+  fallback: 10,
+  example: 20,
+};
+
+/** What the user typed, safe to echo back in mrkdwn. */
+function typed(text: string): string {
+  return escapeMrkdwn(truncate(text, 40));
+}
+
+/** An optional whole number typed by a person; absent gives the default, anything odd says what is accepted. */
+export function parseCount(raw: string | undefined, rule: CountRule): number {
+  const text = (raw ?? '').trim();
+  if (text === '') return rule.fallback;
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < rule.min || n > rule.max) {
+    throw new UserInputError(
+      `“${typed(text)}” is not a ${rule.what} I can use: give a whole number from ${rule.min} to ${rule.max} ` +
+        `(default ${rule.fallback}), e.g. \`/sms ${rule.command} ${rule.example}\`.`,
+    );
+  }
+  return n;
+}
+
+export function parseSurveyId(raw: string | undefined): number {
+  const text = (raw ?? '').trim();
+  if (text === '') {
+    throw new UserInputError(
+      'Which survey? Usage: `/sms survey &lt;id&gt;`, e.g. `/sms survey 301`; `/sms surveys` lists the ids.',
+    );
+  }
+  const id = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) {
+    throw new UserInputError(
+      `“${typed(text)}” is not a survey id: it is a whole number such as 301 (\`/sms survey 301\`); \`/sms surveys\` lists them.`,
+    );
+  }
+  return id;
+}
+
+function viewOf(ctx: CommandContext): LookupView {
+  return {
+    now: ctx.deps.now(),
+    timeZone: ctx.deps.settings.reportTimeZone,
+    simulated: ctx.deps.settings.simulated,
+  };
+}
+
+function show(ctx: CommandContext, message: LookupMessage): Promise<unknown> {
+  return ctx.respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
+}
+
+export async function balanceCommand(ctx: CommandContext): Promise<void> {
+  const view = viewOf(ctx);
+  // Spend is a side note: a balance log that cannot be read must not hide the balance itself.
+  const spend = ctx.deps.gateway.getBalanceLog(spendWindow(view.now)).then(
+    (entries) => spendFrom(entries, view),
+    (error: unknown) => {
+      ctx.deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'balance log unavailable',
+      );
+      return undefined;
+    },
+  );
+  const balance = await ctx.deps.gateway.getBalance();
+  await show(ctx, balanceMessage(balance, await spend, view));
+}
+
+export async function logCommand(ctx: CommandContext): Promise<void> {
+  const days = parseCount(ctx.args[0], LOG_DAYS);
+  const view = viewOf(ctx);
+  const entries = await ctx.deps.gateway.getBalanceLog(logWindow(view.now, days));
+  await show(ctx, balanceLogMessage(entries, days, view));
+}
+
+export async function sendersCommand(ctx: CommandContext): Promise<void> {
+  await show(ctx, sendersMessage(await ctx.deps.gateway.getSenders(), viewOf(ctx)));
+}
+
+export async function statsCommand(ctx: CommandContext): Promise<void> {
+  await show(ctx, statsMessage(await ctx.deps.gateway.queryStats(), viewOf(ctx)));
+}
+
+export async function surveysCommand(ctx: CommandContext): Promise<void> {
+  await show(ctx, surveysMessage(await ctx.deps.gateway.getSurveys(), viewOf(ctx)));
+}
+
+/** The gateway's 404 for an unknown SurveyId is the user's typo, not a gateway failure. */
+async function answersOf(ctx: CommandContext, id: number): Promise<SurveyAnswer[]> {
+  try {
+    return await ctx.deps.gateway.getSurveyAnswers(id);
+  } catch (error) {
+    if (error instanceof GatewayRejected && error.code === 404) {
+      throw new UserInputError(`There is no survey ${id}. \`/sms surveys\` lists the surveys and their ids.`);
+    }
+    throw error;
+  }
+}
+
+export async function surveyCommand(ctx: CommandContext): Promise<void> {
+  const id = parseSurveyId(ctx.args[0]);
+  const [surveys, answers] = await Promise.all([ctx.deps.gateway.getSurveys(), answersOf(ctx, id)]);
+  await show(
+    ctx,
+    surveyAnswersMessage(
+      id,
+      surveys.find((s) => s.id === id),
+      answers,
+      viewOf(ctx),
+    ),
+  );
+}
+
+export async function inboxCommand(ctx: CommandContext): Promise<void> {
+  const n = parseCount(ctx.args[0], INBOX_COUNT);
+  const view = viewOf(ctx);
+  const received = await ctx.deps.gateway.receive({ range: inboxWindow(view.now) });
+  await show(ctx, inboxMessage(newestInbound(received, n), received.length, view));
+}
+
+/** balance, log, senders, stats, surveys, survey, inbox. */
+export const LOOKUP_HANDLERS: Record<string, SubcommandHandler> = {
+  balance: balanceCommand,
+  log: logCommand,
+  senders: sendersCommand,
+  stats: statsCommand,
+  surveys: surveysCommand,
+  survey: surveyCommand,
+  inbox: inboxCommand,
+};

@@ -1,0 +1,33 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { SUBCOMMAND_NAMES } from './catalogue.js';
+
+export type ParsedCommand =
+  | { kind: 'help' }
+  | { kind: 'subcommand'; name: string; args: string[]; rest: string }
+  | { kind: 'unknown'; typed: string; suggestion?: string };
+
+/**
+ * Splits `/sms` text into a subcommand and its arguments. Quotes group words ("cron \"0 9 * * *\"");
+ * `rest` keeps the raw text after the subcommand, because message texts keep their own spacing.
+ */
+export function parseCommand(text: string): ParsedCommand {
+  const trimmed = text.trim();
+  if (trimmed === '') return { kind: 'help' };
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(trimmed)!;
+  const name = match[1]!.toLowerCase();
+  const rest = match[2] ?? '';
+  if (name === 'help' || name === '?') return { kind: 'help' };
+  if (!SUBCOMMAND_NAMES.includes(name)) {
+    const candidate = closest(name, [...SUBCOMMAND_NAMES]);
+    const close = distance(name, candidate) <= Math.max(2, Math.floor(candidate.length / 3));
+    return { kind: 'unknown', typed: match[1]!, suggestion: close ? candidate : undefined };
+  }
+  return { kind: 'subcommand', name, args: tokenize(rest), rest };
+}
+
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|“([^”]*)”|(\S+)/g;
+  for (const m of text.matchAll(pattern)) tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
+  return tokens;
+}

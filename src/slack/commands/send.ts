@@ -1,0 +1,102 @@
+import { GatewayRejected } from '../../gateway/index.js';
+import { openCompose, splitSendArguments } from '../compose/open.js';
+import { UserInputError } from '../errors.js';
+import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
+import { deliveryCard } from '../ui/card.js';
+import { escapeMrkdwn } from '../ui/format.js';
+import { reportCard } from '../ui/report.js';
+import type { CommandContext } from './context.js';
+
+export async function sendCommand(ctx: CommandContext): Promise<void> {
+  await openCompose(
+    ctx.deps,
+    ctx.client,
+    ctx.triggerId,
+    { channel: ctx.channelId },
+    splitSendArguments(ctx.rest),
+  );
+}
+
+/** MessageIds are typed by people: digits only, and exact (never beyond 2^53). */
+export function parseMessageId(raw: string | undefined, usage: string): number {
+  const text = (raw ?? '').trim();
+  if (!text)
+    throw new UserInputError(
+      `Which batch? Usage: \`/sms ${usage}\`, e.g. \`/sms ${usage.split(' ')[0]} 100042\`.`,
+    );
+  if (!/^\d+$/.test(text))
+    throw new UserInputError(
+      `“${escapeMrkdwn(text)}” is not a MessageId: it is a whole number such as 100042.`,
+    );
+  const id = Number(text);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new UserInputError(`MessageId ${text} is out of range.`);
+  return id;
+}
+
+export async function statusCommand(ctx: CommandContext): Promise<void> {
+  const messageId = parseMessageId(ctx.args[0], 'status <MessageId>');
+  const row = await ctx.deps.store.outbox.getByMessageId(String(messageId));
+  try {
+    const { reports } = await ctx.deps.gateway.queryMulti({ messageId });
+    const report = reports[0];
+    if (!report) throw new UserInputError(`The gateway has no report for batch ${messageId}.`);
+    if (row) {
+      const fresh = await ctx.deps.store.outbox.get(row.id);
+      ctx.deps.nudgeTracker(row.id);
+      await ctx.respond({
+        response_type: 'ephemeral',
+        ...deliveryCard(fresh ?? row, {
+          reportTimeZone: ctx.deps.settings.reportTimeZone,
+          simulated: ctx.deps.settings.simulated,
+        }),
+      });
+      return;
+    }
+    await ctx.respond({ response_type: 'ephemeral', ...reportCard(report, ctx.deps.settings) });
+  } catch (error) {
+    if (error instanceof GatewayRejected && error.code === 404) {
+      throw new UserInputError(
+        `The gateway does not know batch ${messageId}. Check the number: \`/sms status 100042\`.`,
+      );
+    }
+    throw error;
+  }
+}
+
+export async function cancelCommand(ctx: CommandContext): Promise<void> {
+  const messageId = parseMessageId(ctx.args[0], 'cancel <MessageId>');
+  const row = await ctx.deps.store.outbox.getByMessageId(String(messageId));
+  if (!row && ctx.role !== 'admin') {
+    throw new UserInputError(`Batch ${messageId} was not sent from smsops: only an admin may cancel it.`);
+  }
+  if (row && row.slackUser !== ctx.userId && ctx.role !== 'admin') {
+    throw new UserInputError(
+      `Batch ${messageId} was sent by <@${row.slackUser}>: only they or an admin may cancel it.`,
+    );
+  }
+  await ctx.respond({
+    response_type: 'ephemeral',
+    text: `Cancel batch ${messageId}?`,
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `Cancel batch *${messageId}*? Messages not yet delivered will not be sent and their cost is refunded; delivered ones cannot be taken back.`,
+        },
+      },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: CANCEL_CONFIRM_ACTION,
+            style: 'danger',
+            text: { type: 'plain_text', text: `Cancel batch ${messageId}` },
+            value: String(messageId),
+          },
+        ],
+      },
+    ],
+  });
+}

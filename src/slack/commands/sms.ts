@@ -1,0 +1,63 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { SlackDeps } from '../deps.js';
+import { userMessageFor } from '../errors.js';
+import { denialText, roleOf, satisfies } from '../permissions.js';
+import { helpBlocks, helpText } from '../ui/help.js';
+import { SUBCOMMANDS } from './catalogue.js';
+import type { SubcommandHandler } from './context.js';
+import { parseCommand } from './parse.js';
+
+/** `/sms …`: acks at once, then answers through response_url or a modal, whatever the gateway does. */
+export function smsCommandHandler(deps: SlackDeps, handlers: Readonly<Record<string, SubcommandHandler>>) {
+  return async function handleSmsCommand({
+    ack,
+    command,
+    respond,
+    client,
+  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> {
+    await ack();
+    const parsed = parseCommand(command.text ?? '');
+    const log = deps.logger.child({ user: command.user_id, channel: command.channel_id });
+    const ephemeral = (text: string) => respond({ response_type: 'ephemeral', text });
+    try {
+      if (parsed.kind === 'help') {
+        await respond({ response_type: 'ephemeral', text: helpText(), blocks: helpBlocks() });
+        return;
+      }
+      if (parsed.kind === 'unknown') {
+        await respond({
+          response_type: 'ephemeral',
+          text: `Unknown subcommand ${parsed.typed}`,
+          blocks: helpBlocks({ unknown: parsed.typed, suggestion: parsed.suggestion }),
+        });
+        return;
+      }
+      const info = SUBCOMMANDS.find((s) => s.name === parsed.name)!;
+      const handler = handlers[parsed.name];
+      const role = await roleOf(deps, command.user_id);
+      if (!satisfies(role, info.needs)) {
+        log.info({ subcommand: parsed.name, role: role ?? 'none' }, 'command denied');
+        await ephemeral(denialText(info.needs, role));
+        return;
+      }
+      if (!handler) {
+        await ephemeral(`\`/sms ${parsed.name}\` is not available in this version.`);
+        return;
+      }
+      await handler({
+        deps,
+        client,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        triggerId: command.trigger_id,
+        role,
+        args: parsed.args,
+        rest: parsed.rest,
+        respond,
+      });
+    } catch (error) {
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, 'command failed');
+      await ephemeral(userMessageFor(error)).catch(() => undefined);
+    }
+  };
+}

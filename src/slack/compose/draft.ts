@@ -1,0 +1,284 @@
+import {
+  analyzeText,
+  type CountryCode,
+  type DataCoding,
+  dataCodingOf,
+  formatForPeople,
+  parseCsv,
+  parseRecipients,
+  renderEnvelopes,
+  type SmsEncoding,
+} from '../../sms/index.js';
+import type { SendingSettings } from '../deps.js';
+import { formatCost, formatCount, plural } from '../ui/format.js';
+
+export type ComposeMode = 'same' | 'personalised';
+export type EncodingChoice = 'auto' | SmsEncoding;
+
+/** What the compose modal holds, read from its state. */
+export interface ComposeInput {
+  sender?: string;
+  /** The sender names the modal offered (from GetSenders when it opened). */
+  senderOptions: readonly string[];
+  mode: ComposeMode;
+  recipientsText: string;
+  /** Members of the saved list chosen, already in gateway form. */
+  listMembers?: readonly string[];
+  listName?: string;
+  csvText: string;
+  text: string;
+  encoding: EncodingChoice;
+  validity?: string;
+}
+
+export interface Draft {
+  sender: string;
+  mode: ComposeMode;
+  /** Gateway form, unique, opt-outs removed. */
+  recipients: string[];
+  /** Personalised mode: one message per recipient. */
+  envelopes?: { to: string; message: string }[];
+  /** The text (same mode) or the template (personalised mode). */
+  text: string;
+  encoding: SmsEncoding;
+  dataCoding: DataCoding;
+  validityMinutes: number;
+  /** Segments of the longest message. */
+  segmentsPerMessage: number;
+  totalSegments: number;
+  estimatedCost: number;
+  /** Things the user should know that did not stop the send (duplicates merged, opt-outs removed). */
+  notices: string[];
+}
+
+export type DraftResult = { ok: true; draft: Draft } | { ok: false; errors: Record<string, string> };
+
+export interface DraftContext {
+  defaultCountry: CountryCode;
+  settings: SendingSettings;
+  /** The subset of numbers that opted out. */
+  optedOut: (numbers: string[]) => Promise<Set<string>>;
+}
+
+const SHOWN_PROBLEMS = 5;
+/** Slack shows field errors under the input; keep them readable. */
+const ERROR_LIMIT = 1_500;
+
+function listProblems(lines: string[], total: number): string {
+  const more = total > lines.length ? `\n…and ${formatCount(total - lines.length)} more` : '';
+  return `${lines.join('\n')}${more}`.slice(0, ERROR_LIMIT);
+}
+
+/** The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. */
+function batchEncoding(texts: readonly string[], choice: EncodingChoice): SmsEncoding {
+  if (choice !== 'auto') return choice;
+  const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
+  let widest: SmsEncoding = 'GSM7';
+  for (const text of texts) {
+    const e = analyzeText(text).encoding;
+    if (rank[e] > rank[widest]) widest = e;
+    if (widest === 'UCS2') break;
+  }
+  return widest;
+}
+
+function validityOf(raw: string | undefined, fallback: number): number | string {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) return 'Validity must be a whole number of minutes.';
+  const minutes = Number(raw.trim());
+  if (minutes < 1 || minutes > 10_080) return 'Validity must be from 1 to 10,080 minutes (7 days).';
+  return minutes;
+}
+
+/** Validates everything the modal holds; on any problem, field errors and nothing else. */
+export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promise<DraftResult> {
+  const { settings } = ctx;
+  const errors: Record<string, string> = {};
+  const notices: string[] = [];
+
+  const sender = input.sender?.trim() ?? '';
+  if (!sender) errors.sender = 'Choose a sender name.';
+  else if (input.senderOptions.length > 0 && !input.senderOptions.includes(sender)) {
+    errors.sender = `“${sender}” is not a sender name of this account (${input.senderOptions.join(', ')}).`;
+  }
+
+  const validity = validityOf(input.validity, settings.defaultValidityMinutes);
+  if (typeof validity === 'string') errors.validity = validity;
+
+  let recipients: string[] = [];
+  let envelopes: { to: string; message: string }[] | undefined;
+  const text = input.text;
+
+  if (input.mode === 'same') {
+    if (text.trim() === '') errors.text = 'Write the message text.';
+    const parsed = parseRecipients(input.recipientsText, ctx.defaultCountry, { max: settings.maxRecipients });
+    if (parsed.invalid.length > 0) {
+      errors.recipients = listProblems(
+        parsed.invalid.slice(0, SHOWN_PROBLEMS).map((i) => `Line ${i.line}: “${i.input}” — ${i.reason}`),
+        parsed.invalid.length,
+      );
+    }
+    const seen = new Set<string>();
+    for (const r of parsed.recipients) seen.add(r.msisdn);
+    let fromList = 0;
+    for (const m of input.listMembers ?? []) {
+      if (!seen.has(m)) {
+        seen.add(m);
+        fromList++;
+      }
+    }
+    recipients = [...seen];
+    const merged = parsed.duplicates.reduce((n, d) => n + d.lines.length - 1, 0);
+    if (merged > 0) notices.push(`${plural(merged, 'duplicate number')} merged.`);
+    if (input.listName)
+      notices.push(`${plural(fromList, 'number')} added from the list “${input.listName}”.`);
+    if (recipients.length === 0 && !errors.recipients) {
+      errors.recipients = 'Add at least one number, or choose a saved list.';
+    }
+  } else {
+    const csv = parseCsv(input.csvText);
+    const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
+    if (csv.columns.length === 0) {
+      errors.csv = 'Paste CSV with a header row, e.g. `number,name` and then one row per recipient.';
+    } else {
+      const rendered = renderEnvelopes(text, csv, ctx.defaultCountry);
+      if (rendered.missingColumns.length > 0) {
+        errors.text = `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
+      }
+      problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
+      envelopes = rendered.envelopes.map((e) => ({ to: e.to, message: e.message }));
+      recipients = envelopes.map((e) => e.to);
+      if (problems.length > 0) errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
+      else if (envelopes.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
+    }
+    if (text.trim() === '') errors.text = 'Write the message template, e.g. Hello {{name}}.';
+  }
+
+  if (recipients.length > settings.maxRecipients) {
+    const field = input.mode === 'same' ? 'recipients' : 'csv';
+    errors[field] =
+      `${formatCount(recipients.length)} recipients is more than the limit of ${formatCount(settings.maxRecipients)} per send. Split the send.`;
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const optedOut = await ctx.optedOut(recipients);
+  if (optedOut.size > 0) {
+    recipients = recipients.filter((r) => !optedOut.has(r));
+    envelopes = envelopes?.filter((e) => !optedOut.has(e.to));
+    const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
+    notices.push(
+      `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,
+    );
+    if (recipients.length === 0) {
+      return {
+        ok: false,
+        errors: {
+          [input.mode === 'same' ? 'recipients' : 'csv']: 'Every recipient has opted out: nobody is left.',
+        },
+      };
+    }
+  }
+
+  const messages = envelopes ? envelopes.map((e) => e.message) : [text];
+  const encoding = batchEncoding(messages, input.encoding);
+  let segmentsPerMessage = 0;
+  let totalSegments = 0;
+  for (const message of messages) {
+    const analysis = analyzeText(message, { encoding });
+    if (analysis.unrepresentable.length > 0) {
+      return {
+        ok: false,
+        errors: {
+          encoding: `${encodingLabel(encoding)} cannot carry ${analysis.unrepresentable.map((c) => `“${c}”`).join(' ')}. Choose Automatic or UCS-2.`,
+        },
+      };
+    }
+    segmentsPerMessage = Math.max(segmentsPerMessage, analysis.segments);
+    totalSegments += analysis.segments;
+  }
+  if (!envelopes) totalSegments *= recipients.length;
+  if (segmentsPerMessage > settings.maxSegments) {
+    return {
+      ok: false,
+      errors: {
+        text: `The message needs ${segmentsPerMessage} segments; the limit is ${settings.maxSegments}. Shorten it${encoding === 'UCS2' ? ' or avoid the characters that force UCS-2' : ''}.`,
+      },
+    };
+  }
+  return {
+    ok: true,
+    draft: {
+      sender,
+      mode: input.mode,
+      recipients,
+      envelopes,
+      text,
+      encoding,
+      dataCoding: dataCodingOf(encoding),
+      validityMinutes: validity as number,
+      segmentsPerMessage,
+      totalSegments,
+      estimatedCost: totalSegments * settings.pricePerSegment,
+      notices,
+    },
+  };
+}
+
+export function encodingLabel(encoding: SmsEncoding): string {
+  return { GSM7: 'GSM-7', TurkishSingleShift: 'Turkish single shift', UCS2: 'UCS-2' }[encoding];
+}
+
+/**
+ * The live line under the text while the user types: cheap enough to run on every keystroke batch,
+ * so it counts recipients roughly (no opt-outs) and reads a template's first row only.
+ */
+export function estimateLine(
+  input: ComposeInput,
+  settings: SendingSettings,
+  defaultCountry: CountryCode,
+): string {
+  let recipients: number;
+  let sample = input.text;
+  if (input.mode === 'same') {
+    const parsed = parseRecipients(input.recipientsText, defaultCountry);
+    const set = new Set(parsed.recipients.map((r) => r.msisdn));
+    for (const m of input.listMembers ?? []) set.add(m);
+    recipients = set.size;
+  } else {
+    const csv = parseCsv(input.csvText);
+    recipients = csv.rows.length;
+    const first = csv.rows[0];
+    if (first) {
+      const rendered = renderEnvelopes(input.text, { columns: csv.columns, rows: [first] }, defaultCountry);
+      sample = rendered.envelopes[0]?.message ?? input.text;
+    }
+  }
+  if (sample === '') return 'Type a message to see its encoding, segments and cost.';
+  const analysis = analyzeText(sample, input.encoding === 'auto' ? {} : { encoding: input.encoding });
+  const parts = [
+    `*${encodingLabel(analysis.encoding)}*`,
+    plural(analysis.characters, 'character'),
+    `${plural(analysis.segments, 'segment')} per message (${analysis.remainingInLastSegment} left in the last)`,
+    plural(recipients, 'recipient'),
+    `${plural(analysis.segments * recipients, 'segment')} in all`,
+    `est. cost ${formatCost(analysis.segments * recipients * settings.pricePerSegment)}`,
+  ];
+  let line = parts.join(' · ');
+  if (input.mode === 'personalised') line += ' _(first row; each row is counted on send)_';
+  if (analysis.forcedUcs2By.length > 0) {
+    line += `\n:warning: UCS-2 because of ${analysis.forcedUcs2By
+      .slice(0, 10)
+      .map((c) => `“${c}”`)
+      .join(' ')}: a segment holds 70 characters instead of 160.`;
+  }
+  if (analysis.unrepresentable.length > 0) {
+    line += `\n:x: ${encodingLabel(analysis.encoding)} cannot carry ${analysis.unrepresentable
+      .slice(0, 10)
+      .map((c) => `“${c}”`)
+      .join(' ')}.`;
+  }
+  if (analysis.segments > settings.maxSegments)
+    line += `\n:x: More than the limit of ${settings.maxSegments} segments.`;
+  return line;
+}

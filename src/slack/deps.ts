@@ -1,0 +1,35 @@
+import type { CountryCode } from 'libphonenumber-js';
+import type { Gateway } from '../gateway/index.js';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/index.js';
+
+/** Limits and defaults of sending; each has an environment variable (see config.ts). */
+export interface SendingSettings {
+  maxSegments: number;
+  maxRecipients: number;
+  confirmRecipients: number;
+  /** Estimated cost above which a confirmation is asked; undefined: only the recipient count asks. */
+  confirmCost?: number;
+  pricePerSegment: number;
+  defaultValidityMinutes: number;
+}
+
+export interface SlackSettings {
+  adminUserIds: readonly string[];
+  defaultCountry: CountryCode;
+  reportTimeZone: string;
+  /** True when the gateway is the built-in simulator: every view says so. */
+  simulated: boolean;
+  sending: SendingSettings;
+}
+
+/** What every listener receives: built once in main.ts. */
+export interface SlackDeps {
+  gateway: Gateway;
+  store: Store;
+  logger: Logger;
+  settings: SlackSettings;
+  now: () => Date;
+  /** Asks the delivery tracker to poll a batch soon (after a send, a refresh, a cancel). */
+  nudgeTracker: (outboxId: number) => void;
+}

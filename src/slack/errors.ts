@@ -1,0 +1,28 @@
+import { GatewayError, GatewayRejected, GatewayUnavailable } from '../gateway/index.js';
+import { escapeMrkdwn } from './ui/format.js';
+
+/** A mistake of the user's, with the message to show them as it is. */
+export class UserInputError extends Error {
+  override readonly name = 'UserInputError';
+}
+
+/** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
+export function userMessageFor(error: unknown): string {
+  if (error instanceof UserInputError) return `:warning: ${error.message}`;
+  if (error instanceof GatewayRejected) {
+    return `:x: The SMS gateway refused: ${escapeMrkdwn(error.description || 'no reason given')} (code ${error.code}).`;
+  }
+  if (error instanceof GatewayUnavailable) {
+    const why =
+      error.reason === 'timeout'
+        ? 'did not answer in time'
+        : error.reason === 'refused' || error.reason === 'dns' || error.reason === 'connect-timeout'
+          ? 'cannot be reached'
+          : error.reason === 'http-status'
+            ? `answered with an error (HTTP ${error.httpStatus ?? '?'})`
+            : 'answered with something unreadable';
+    return `:hourglass: The SMS gateway ${why}. Nothing was changed; try again in a minute.`;
+  }
+  if (error instanceof GatewayError) return `:x: ${escapeMrkdwn(error.message)}`;
+  return ':boom: Something went wrong on our side. It has been logged; try again, and tell an admin if it persists.';
+}

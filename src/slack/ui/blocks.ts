@@ -1,0 +1,105 @@
+import type { KnownBlock } from '@slack/types';
+import { truncate } from './format.js';
+
+/** Small builders that keep every block within Slack's limits whatever text they are given. */
+export const LIMITS = {
+  sectionText: 3000,
+  headerText: 150,
+  contextElementText: 2000,
+  fieldText: 2000,
+  blocksPerMessage: 50,
+  blocksPerView: 100,
+  privateMetadata: 3000,
+  plainOption: 75,
+} as const;
+
+export function header(text: string): KnownBlock {
+  return {
+    type: 'header',
+    text: { type: 'plain_text', text: truncate(text, LIMITS.headerText), emoji: true },
+  };
+}
+
+export function section(
+  text: string,
+  extra: Partial<Extract<KnownBlock, { type: 'section' }>> = {},
+): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, LIMITS.sectionText) }, ...extra };
+}
+
+export function fields(pairs: Array<[string, string]>): KnownBlock {
+  return {
+    type: 'section',
+    fields: pairs.slice(0, 10).map(([label, value]) => ({
+      type: 'mrkdwn' as const,
+      text: truncate(`*${label}*\n${value}`, LIMITS.fieldText),
+    })),
+  };
+}
+
+export function context(...texts: string[]): KnownBlock {
+  return {
+    type: 'context',
+    elements: texts
+      .slice(0, 10)
+      .map((t) => ({ type: 'mrkdwn' as const, text: truncate(t, LIMITS.contextElementText) })),
+  };
+}
+
+export function divider(): KnownBlock {
+  return { type: 'divider' };
+}
+
+/** The mark every view carries while the gateway is the built-in simulator. */
+export function simulatedNotice(simulated: boolean): KnownBlock[] {
+  return simulated
+    ? [context(':test_tube: *Simulated gateway*: no real SMS is sent and no money is spent.')]
+    : [];
+}
+
+export interface ListOptions {
+  /** Entries shown at most; the rest are counted in the trailer. */
+  maxItems?: number;
+  /** Blocks the list may take at most, the "…and N more" trailer included. */
+  maxBlocks: number;
+  /** What the trailer counts: "…and 12 more entries". */
+  moreLabel?: string;
+  /** Between entries in one section; a blank line sets multi-line entries apart. */
+  separator?: string;
+}
+
+/**
+ * Entries (each one or more mrkdwn lines) packed into as few sections as fit, never split across two,
+ * with one "…and N more" trailer for whatever the item or block budget left out.
+ */
+export function listBlocks(entries: readonly string[], options: ListOptions): KnownBlock[] {
+  const max = LIMITS.sectionText;
+  const separator = options.separator ?? '\n';
+  const budget = Math.max(1, options.maxBlocks);
+  const candidates = entries.slice(0, options.maxItems ?? entries.length);
+  const pack = (sectionBudget: number) => {
+    const texts: string[] = [];
+    let current = '';
+    let shown = 0;
+    for (const raw of candidates) {
+      const entry = truncate(raw, max);
+      if (current && current.length + separator.length + entry.length > max) {
+        if (texts.length + 1 >= sectionBudget) break;
+        texts.push(current);
+        current = '';
+      }
+      current = current ? `${current}${separator}${entry}` : entry;
+      shown++;
+    }
+    if (current) texts.push(current);
+    return { texts, shown };
+  };
+  let { texts, shown } = pack(budget);
+  // A trailer needs a block of its own: pack again one section smaller when something is left out.
+  if (shown < entries.length && texts.length >= budget) ({ texts, shown } = pack(budget - 1));
+  const blocks = texts.map((t) => section(t));
+  const hidden = entries.length - shown;
+  if (hidden > 0)
+    blocks.push(context(`…and ${hidden.toLocaleString('en-US')} more ${options.moreLabel ?? 'entries'}`));
+  return blocks;
+}

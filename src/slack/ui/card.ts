@@ -1,0 +1,103 @@
+import type { KnownBlock } from '@slack/types';
+import type { OutboxRow } from '../../store/index.js';
+import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
+
+export const CARD_ACTIONS = { refresh: 'card_refresh', cancel: 'card_cancel' } as const;
+
+export interface CardOptions {
+  reportTimeZone: string;
+  simulated: boolean;
+}
+
+function stateLine(row: OutboxRow): string {
+  switch (row.state) {
+    case 'pending':
+      return ':hourglass_flowing_sand: Sending…';
+    case 'failed':
+      return `:x: Not sent: ${escapeMrkdwn(row.reason ?? 'unknown reason')}`;
+    case 'unknown':
+      return ':warning: *State unknown* — the gateway may have accepted this send. It will not be resent automatically; check with `/sms status` or the gateway panel before sending again.';
+    case 'cancelled':
+      return `:no_entry_sign: Cancelled${row.cancelledBy ? ` by <@${row.cancelledBy}>` : ''}${row.delivery.state ? ` (${escapeMrkdwn(row.delivery.state)})` : ''}`;
+    default:
+      if (row.delivery.final)
+        return `:white_check_mark: Final: ${escapeMrkdwn(row.delivery.state ?? 'done')}`;
+      return `:satellite_antenna: ${escapeMrkdwn(row.delivery.state ?? 'Queued')} — updating`;
+  }
+}
+
+/** The message in the channel that fills in as the batch is delivered. */
+export function deliveryCard(row: OutboxRow, options: CardOptions): { text: string; blocks: KnownBlock[] } {
+  const { delivered, undelivered } = row.delivery;
+  const count = row.delivery.count || row.recipientCount;
+  const pending = Math.max(0, count - delivered - undelivered);
+  const title = row.messageId ? `SMS batch ${row.messageId}` : 'SMS batch';
+  const blocks: KnownBlock[] = [
+    ...simulatedNotice(options.simulated),
+    header(title),
+    section(stateLine(row)),
+    fields([
+      ['Sender', escapeMrkdwn(row.sender ?? '—')],
+      ['Sent by', `<@${row.slackUser}>`],
+      ['Recipients', formatCount(row.recipientCount)],
+      ['Segments', formatCount(row.segments)],
+      ['Estimated cost', row.estimatedCost === null ? '—' : formatCost(row.estimatedCost)],
+      ['MessageId', row.messageId ?? '—'],
+    ]),
+  ];
+  if (row.state === 'submitted' || row.state === 'cancelled') {
+    blocks.push(
+      section(
+        `\`${progressBar(delivered, undelivered, count)}\`\n:large_green_circle: ${formatCount(delivered)} delivered   :red_circle: ${formatCount(undelivered)} undelivered   :white_circle: ${formatCount(pending)} pending`,
+      ),
+    );
+  }
+  blocks.push(
+    section(`>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`),
+    context(
+      `Sent ${formatTime(row.submittedAt ?? row.createdAt, options.reportTimeZone)}` +
+        (row.delivery.lastPolledAt
+          ? ` · checked ${formatTime(row.delivery.lastPolledAt, options.reportTimeZone)}`
+          : ''),
+    ),
+  );
+  const open = (row.state === 'submitted' && !row.delivery.final) || row.state === 'unknown';
+  if (open && row.messageId) {
+    blocks.push({
+      type: 'actions',
+      block_id: 'card_actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: CARD_ACTIONS.refresh,
+          text: { type: 'plain_text', text: 'Refresh' },
+          value: String(row.id),
+        },
+        ...(row.state === 'submitted'
+          ? [
+              {
+                type: 'button' as const,
+                action_id: CARD_ACTIONS.cancel,
+                style: 'danger' as const,
+                text: { type: 'plain_text' as const, text: 'Cancel' },
+                value: String(row.id),
+                confirm: {
+                  title: { type: 'plain_text' as const, text: 'Cancel this batch?' },
+                  text: {
+                    type: 'mrkdwn' as const,
+                    text: `Messages of batch ${row.messageId} not yet delivered will not be sent, and their cost is refunded. Delivered messages cannot be taken back.`,
+                  },
+                  confirm: { type: 'plain_text' as const, text: 'Cancel batch' },
+                  deny: { type: 'plain_text' as const, text: 'Keep sending' },
+                  style: 'danger' as const,
+                },
+              },
+            ]
+          : []),
+      ],
+    });
+  }
+  const text = `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
+  return { text, blocks };
+}

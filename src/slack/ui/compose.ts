@@ -1,0 +1,291 @@
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { ComposeMode, Draft } from '../compose/draft.js';
+import { encodingLabel } from '../compose/draft.js';
+import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
+import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
+
+export const COMPOSE_CALLBACK = 'compose';
+export const CONFIRM_CALLBACK = 'confirm_send';
+
+/** Block and action ids of the compose modal; `text` carries a version (see composeView). */
+export const FIELD = {
+  sender: 'sender',
+  mode: 'mode',
+  recipients: 'recipients',
+  list: 'list',
+  csv: 'csv',
+  template: 'template',
+  text: 'text',
+  encoding: 'encoding',
+  validity: 'validity',
+  estimate: 'estimate',
+} as const;
+
+/** Small, so it always fits private_metadata: where the send came from and where its card goes. */
+export interface ComposeMetadata {
+  channel: string;
+  /** A reply: the thread the card goes into. */
+  threadTs?: string;
+  mode: ComposeMode;
+  /** Bumped when a template replaces the text, so Slack shows the new text instead of what was typed. */
+  textVersion: number;
+}
+
+export interface ComposeViewOptions {
+  senders: readonly { name: string; isDefault: boolean }[];
+  /** Set when GetSenders failed: the sender becomes a text field and this says why. */
+  sendersProblem?: string;
+  lists: readonly { name: string; size: number }[];
+  templates: readonly { name: string }[];
+  prefill: { recipients?: string; text?: string; sender?: string; csv?: string };
+  estimate: string;
+  metadata: ComposeMetadata;
+  simulated: boolean;
+}
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+function option(value: string, label = value): PlainTextOption {
+  return { text: plain(truncate(label, LIMITS.plainOption)), value: truncate(value, 150) };
+}
+
+export function textBlockId(version: number): string {
+  return version === 0 ? FIELD.text : `${FIELD.text}_${version}`;
+}
+
+function senderBlock(o: ComposeViewOptions): KnownBlock {
+  const chosen = o.prefill.sender ?? o.senders.find((s) => s.isDefault)?.name ?? o.senders[0]?.name;
+  if (o.senders.length === 0) {
+    return {
+      type: 'input',
+      block_id: FIELD.sender,
+      label: plain('Sender'),
+      hint: plain(o.sendersProblem ?? 'Type a sender name of the account.'),
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELD.sender,
+        initial_value: chosen,
+        max_length: 11 * 4,
+      },
+    };
+  }
+  const options = o.senders
+    .slice(0, 100)
+    .map((s) => option(s.name, s.isDefault ? `${s.name} (default)` : s.name));
+  const initial = options.find((opt) => opt.value === chosen);
+  return {
+    type: 'input',
+    block_id: FIELD.sender,
+    label: plain('Sender'),
+    element: {
+      type: 'static_select',
+      action_id: FIELD.sender,
+      options,
+      ...(initial ? { initial_option: initial } : {}),
+    },
+  };
+}
+
+const MODE_OPTIONS: PlainTextOption[] = [
+  option('same', 'Same text to everyone'),
+  option('personalised', 'Personalised from CSV ({{column}} placeholders)'),
+];
+
+export function composeView(o: ComposeViewOptions): ModalView {
+  const { mode } = o.metadata;
+  const blocks: KnownBlock[] = [...simulatedNotice(o.simulated), senderBlock(o)];
+  blocks.push({
+    type: 'input',
+    block_id: FIELD.mode,
+    dispatch_action: true,
+    label: plain('Mode'),
+    element: {
+      type: 'radio_buttons',
+      action_id: FIELD.mode,
+      options: MODE_OPTIONS,
+      initial_option: MODE_OPTIONS[mode === 'same' ? 0 : 1],
+    },
+  });
+  if (mode === 'same') {
+    blocks.push({
+      type: 'input',
+      block_id: FIELD.recipients,
+      optional: true,
+      dispatch_action: true,
+      label: plain('Recipients'),
+      hint: plain(
+        'One per line, or separated by commas or spaces. 0532 123 45 67, +90 532 123 45 67 and 905321234567 all work.',
+      ),
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELD.recipients,
+        multiline: true,
+        initial_value: o.prefill.recipients,
+        dispatch_action_config: { trigger_actions_on: ['on_character_entered'] },
+        placeholder: plain('0532 123 45 67'),
+      },
+    });
+    if (o.lists.length > 0) {
+      blocks.push({
+        type: 'input',
+        block_id: FIELD.list,
+        optional: true,
+        dispatch_action: true,
+        label: plain('…or a saved list'),
+        element: {
+          type: 'static_select',
+          action_id: FIELD.list,
+          placeholder: plain('Choose a list'),
+          options: o.lists.slice(0, 100).map((l) => option(l.name, `${l.name} (${formatCount(l.size)})`)),
+        },
+      });
+    }
+  } else {
+    blocks.push({
+      type: 'input',
+      block_id: FIELD.csv,
+      dispatch_action: true,
+      label: plain('Recipients as CSV'),
+      hint: plain(
+        'A header row, then one row per recipient. The number column is called number, phone or msisdn, or comes first.',
+      ),
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELD.csv,
+        multiline: true,
+        initial_value: o.prefill.csv,
+        dispatch_action_config: { trigger_actions_on: ['on_character_entered'] },
+        placeholder: plain('number,name\n0532 123 45 67,Ayşe'),
+      },
+    });
+  }
+  if (o.templates.length > 0) {
+    blocks.push({
+      type: 'input',
+      block_id: FIELD.template,
+      optional: true,
+      dispatch_action: true,
+      label: plain('Start from a template'),
+      element: {
+        type: 'static_select',
+        action_id: FIELD.template,
+        placeholder: plain('Choose a template'),
+        options: o.templates.slice(0, 100).map((t) => option(t.name)),
+      },
+    });
+  }
+  blocks.push({
+    type: 'input',
+    block_id: textBlockId(o.metadata.textVersion),
+    dispatch_action: true,
+    label: plain(mode === 'same' ? 'Message' : 'Message template'),
+    ...(mode === 'personalised'
+      ? { hint: plain('Use {{column}} for a value of the row, e.g. Hello {{name}}.') }
+      : {}),
+    element: {
+      type: 'plain_text_input',
+      action_id: FIELD.text,
+      multiline: true,
+      initial_value: o.prefill.text,
+      dispatch_action_config: { trigger_actions_on: ['on_character_entered'] },
+    },
+  });
+  blocks.push({
+    type: 'context',
+    block_id: FIELD.estimate,
+    elements: [{ type: 'mrkdwn', text: truncate(o.estimate, 2000) }],
+  });
+  const encodings: PlainTextOption[] = [
+    option('auto', 'Automatic (cheapest that fits)'),
+    option('GSM7', 'GSM-7'),
+    option('TurkishSingleShift', 'Turkish single shift'),
+    option('UCS2', 'UCS-2 (any character)'),
+  ];
+  blocks.push({
+    type: 'input',
+    block_id: FIELD.encoding,
+    optional: true,
+    dispatch_action: true,
+    label: plain('Encoding'),
+    element: {
+      type: 'static_select',
+      action_id: FIELD.encoding,
+      options: encodings,
+      initial_option: encodings[0],
+    },
+  });
+  blocks.push({
+    type: 'input',
+    block_id: FIELD.validity,
+    optional: true,
+    label: plain('Validity (minutes)'),
+    hint: plain('How long the gateway keeps trying to deliver. 1440 = 24 hours.'),
+    element: {
+      type: 'number_input',
+      action_id: FIELD.validity,
+      is_decimal_allowed: false,
+      min_value: '1',
+      max_value: '10080',
+      initial_value: '1440',
+    },
+  });
+  return {
+    type: 'modal',
+    callback_id: COMPOSE_CALLBACK,
+    title: plain(o.metadata.threadTs ? 'Reply by SMS' : 'Send SMS'),
+    submit: plain('Review & send'),
+    close: plain('Cancel'),
+    private_metadata: JSON.stringify(o.metadata),
+    blocks,
+  };
+}
+
+export function loadingView(title: string, text = ':hourglass_flowing_sand: Loading…'): ModalView {
+  return { type: 'modal', title: plain(truncate(title, 24)), close: plain('Close'), blocks: [section(text)] };
+}
+
+/** A modal that only informs: the result of a send, an error, "Sending…". */
+export function messageView(title: string, blocks: KnownBlock[]): ModalView {
+  return { type: 'modal', title: plain(truncate(title, 24)), close: plain('Close'), blocks };
+}
+
+export function draftSummary(draft: Draft): KnownBlock[] {
+  const sample = draft.envelopes?.[0];
+  const blocks: KnownBlock[] = [
+    fields([
+      ['Sender', escapeMrkdwn(draft.sender)],
+      ['Recipients', formatCount(draft.recipients.length)],
+      ['Encoding', encodingLabel(draft.encoding)],
+      ['Segments', `${formatCount(draft.totalSegments)} (up to ${draft.segmentsPerMessage} per message)`],
+      ['Estimated cost', formatCost(draft.estimatedCost)],
+      ['Validity', plural(draft.validityMinutes, 'minute')],
+    ]),
+    section(
+      sample
+        ? `*First message* (to ${formatNumber(sample.to)}):\n>${escapeMrkdwn(truncate(sample.message, 1200)).replace(/\n/g, '\n>')}`
+        : `*Message*:\n>${escapeMrkdwn(truncate(draft.text, 1200)).replace(/\n/g, '\n>')}`,
+    ),
+  ];
+  if (draft.notices.length > 0)
+    blocks.push(context(draft.notices.map((n) => `:information_source: ${n}`).join('  ')));
+  return blocks;
+}
+
+export function confirmView(draft: Draft, draftKey: string, simulated: boolean): ModalView {
+  return {
+    type: 'modal',
+    callback_id: CONFIRM_CALLBACK,
+    title: plain('Confirm send'),
+    submit: plain(truncate(`Send ${formatCount(draft.recipients.length)} messages`, 24)),
+    close: plain('Back'),
+    private_metadata: JSON.stringify({ draftKey }),
+    blocks: [
+      ...simulatedNotice(simulated),
+      header(
+        `Send ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
+      ),
+      ...draftSummary(draft),
+      context('Nothing is sent until you press the button. An SMS cannot be taken back once delivered.'),
+    ],
+  };
+}

@@ -1,0 +1,68 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { formatForPeople } from '../../sms/index.js';
+
+/**
+ * Text from outside (SMS bodies, gateway descriptions, user input) is escaped before it goes into
+ * mrkdwn, so it can never mention @channel, a user, or forge a link.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const count = new Intl.NumberFormat('en-US');
+
+export function formatMoney(amount: number): string {
+  return money.format(amount);
+}
+
+/** Estimates keep four decimals when below one cent, so a small send never shows as 0.00. */
+export function formatCost(amount: number): string {
+  return amount > 0 && amount < 0.01 ? amount.toFixed(4) : money.format(amount);
+}
+
+export function formatCount(n: number): string {
+  return count.format(n);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+export function formatTime(date: Date | undefined | null, timeZone: string): string {
+  if (!date) return '—';
+  return format(new TZDate(date.getTime(), timeZone), 'yyyy-MM-dd HH:mm');
+}
+
+export function formatNumber(msisdn: string): string {
+  return formatForPeople(msisdn);
+}
+
+/** Slack's own date formatting: each reader sees their own zone; the fallback is in REPORT_TIMEZONE. */
+export function slackDate(date: Date, timeZone: string): string {
+  const seconds = Math.floor(date.getTime() / 1000);
+  return `<!date^${seconds}^{date_short_pretty} {time}|${formatTime(date, timeZone)}>`;
+}
+
+/**
+ * Cuts text to a limit as Slack counts it (UTF-16 units), never inside a surrogate pair, with an
+ * ellipsis that counts toward the limit.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
+/** A 20-cell bar for delivered / undelivered / pending that reads on desktop and mobile. */
+export function progressBar(delivered: number, undelivered: number, total: number, cells = 20): string {
+  if (total <= 0) return '░'.repeat(cells);
+  const d = Math.round((delivered / total) * cells);
+  const u = Math.min(cells - d, Math.round((undelivered / total) * cells));
+  return `${'█'.repeat(d)}${'▒'.repeat(u)}${'░'.repeat(cells - d - u)}`;
+}

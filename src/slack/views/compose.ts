@@ -1,0 +1,220 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { executeSend, type SendOutcome } from '../../sending/send.js';
+import { postCard } from '../cards.js';
+import { buildDraft, type Draft } from '../compose/draft.js';
+import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
+import type { SlackDeps } from '../deps.js';
+import { userMessageFor } from '../errors.js';
+import { allowed, denialText, roleOf } from '../permissions.js';
+import { context, section, simulatedNotice } from '../ui/blocks.js';
+import { confirmView, draftSummary, messageView } from '../ui/compose.js';
+import { escapeMrkdwn, formatCount } from '../ui/format.js';
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+const DRAFT_TTL_MS = 30 * 60_000;
+
+interface StoredDraft {
+  draft: Draft;
+  channel: string;
+  threadTs?: string;
+  /** The compose view's id: the idempotency key of the send, whichever view confirms it. */
+  rootViewId: string;
+}
+
+function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
+  const { confirmRecipients, confirmCost } = deps.settings.sending;
+  return (
+    draft.recipients.length > confirmRecipients ||
+    (confirmCost !== undefined && draft.estimatedCost > confirmCost)
+  );
+}
+
+function sendingView(draft: Draft, simulated: boolean) {
+  return messageView('Sending SMS', [
+    ...simulatedNotice(simulated),
+    section(`:hourglass_flowing_sand: Sending to ${formatCount(draft.recipients.length)} recipients…`),
+    ...draftSummary(draft),
+  ]);
+}
+
+function outcomeBlocks(outcome: SendOutcome, simulated: boolean): KnownBlock[] {
+  const notice = simulatedNotice(simulated);
+  switch (outcome.kind) {
+    case 'submitted':
+      return [
+        ...notice,
+        section(
+          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.`,
+        ),
+      ];
+    case 'rejected':
+      return [
+        ...notice,
+        section(
+          `:x: The gateway refused the send: *${escapeMrkdwn(outcome.description || 'no reason given')}* (code ${outcome.code}). Nothing was sent or charged.`,
+        ),
+      ];
+    case 'not-sent':
+      return [
+        ...notice,
+        section(':x: The gateway could not be reached, so nothing was sent. Try again in a minute.'),
+      ];
+    case 'unknown':
+      return [
+        ...notice,
+        section(
+          ':warning: *State unknown — check with `/sms status` before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically.',
+        ),
+      ];
+    case 'duplicate':
+      return [
+        ...notice,
+        section(
+          `:information_source: This send was already made (state: *${outcome.row.state}*${outcome.row.messageId ? `, batch ${outcome.row.messageId}` : ''}). It is not sent twice.`,
+        ),
+      ];
+  }
+}
+
+/** After the ack: one send, the card in the channel, the modal updated with the outcome. */
+async function send(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+  stored: StoredDraft,
+  viewId: string,
+): Promise<void> {
+  let outcome: SendOutcome;
+  try {
+    outcome = await executeSend(deps, {
+      idempotencyKey: `compose:${stored.rootViewId}`,
+      slackUser: userId,
+      channel: stored.channel,
+      threadTs: stored.threadTs,
+      plan: stored.draft,
+    });
+  } catch (error) {
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'send failed before the gateway',
+    );
+    await client.views
+      .update({ view_id: viewId, view: messageView('Send SMS', [section(userMessageFor(error))]) })
+      .catch(() => undefined);
+    return;
+  }
+  await client.views
+    .update({
+      view_id: viewId,
+      view: messageView('Send SMS', outcomeBlocks(outcome, deps.settings.simulated)),
+    })
+    .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
+  if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
+    const row = (await deps.store.outbox.get(outcome.row.id)) ?? outcome.row;
+    await postCard(deps, client, row, stored.threadTs).catch((error: unknown) =>
+      deps.logger.warn(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'delivery card not posted',
+      ),
+    );
+    if (outcome.kind === 'submitted') deps.nudgeTracker(row.id);
+  }
+}
+
+async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
+  if (!name) return undefined;
+  return (await deps.store.recipientLists.get(name))?.members;
+}
+
+export function composeSubmissionHandler(deps: SlackDeps) {
+  return async function handleComposeSubmission({ ack, body, client }: ViewArgs): Promise<void> {
+    const view: SlackView = viewSchema.parse(body.view);
+    const userId = body.user.id;
+    if (!(await allowed(deps, userId, 'sender'))) {
+      await ack({
+        response_action: 'update',
+        view: messageView('Send SMS', [section(denialText('sender', await roleOf(deps, userId)))]),
+      });
+      return;
+    }
+    const metadata = readMetadata(view);
+    const input = readComposeInput(view);
+    const result = await buildDraft(
+      { ...input, listMembers: await listMembers(deps, input.listName) },
+      {
+        defaultCountry: deps.settings.defaultCountry,
+        settings: deps.settings.sending,
+        optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
+      },
+    );
+    if (!result.ok) {
+      const errors = Object.fromEntries(
+        Object.entries(result.errors).map(([field, message]) => [blockIdOf(view, field), message]),
+      );
+      await ack({ response_action: 'errors', errors });
+      return;
+    }
+    const stored: StoredDraft = {
+      draft: result.draft,
+      channel: metadata.channel,
+      threadTs: metadata.threadTs,
+      rootViewId: view.id,
+    };
+    if (needsConfirmation(deps, result.draft)) {
+      const draftKey = `draft:${view.id}`;
+      await deps.store.drafts.put(
+        draftKey,
+        userId,
+        stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
+        new Date(deps.now().getTime() + DRAFT_TTL_MS),
+      );
+      await ack({
+        response_action: 'push',
+        view: confirmView(result.draft, draftKey, deps.settings.simulated),
+      });
+      return;
+    }
+    await ack({ response_action: 'update', view: sendingView(result.draft, deps.settings.simulated) });
+    await send(deps, client, userId, stored, view.id);
+  };
+}
+
+export function confirmSubmissionHandler(deps: SlackDeps) {
+  return async function handleConfirmSubmission({ ack, body, client }: ViewArgs): Promise<void> {
+    const view = viewSchema.parse(body.view);
+    const userId = body.user.id;
+    const { draftKey } = JSON.parse(view.private_metadata || '{}') as { draftKey?: string };
+    const found = draftKey ? await deps.store.drafts.get(draftKey, deps.now()) : undefined;
+    if (!found || found.owner !== userId) {
+      await ack({
+        response_action: 'update',
+        view: messageView('Send SMS', [
+          section(
+            ':hourglass: This draft has expired or is not yours. Nothing was sent; start again with `/sms send`.',
+          ),
+        ]),
+      });
+      return;
+    }
+    if (!(await allowed(deps, userId, 'sender'))) {
+      await ack({
+        response_action: 'update',
+        view: messageView('Send SMS', [section(denialText('sender', await roleOf(deps, userId)))]),
+      });
+      return;
+    }
+    const stored = found.payload as unknown as StoredDraft;
+    await ack({ response_action: 'update', view: sendingView(stored.draft, deps.settings.simulated) });
+    await send(deps, client, userId, stored, view.id);
+    // The compose view below is left as it was; submitting it again finds the same key and sends nothing.
+    await client.views
+      .update({
+        view_id: stored.rootViewId,
+        view: messageView('Send SMS', [context('This send was confirmed; see the result above.')]),
+      })
+      .catch(() => undefined);
+  };
+}

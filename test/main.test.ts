@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
+import { closedPort } from './support/raw-server.js';
+
+const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+let fake: FakeSlack;
+let dir: string;
+
+beforeAll(async () => {
+  fake = await startFakeSlack();
+  dir = mkdtempSync(join(tmpdir(), 'smsops-main-'));
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForLine(output: () => string, pattern: RegExp, exited: Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!pattern.test(output())) {
+    const done = await Promise.race([
+      exited.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 50)),
+    ]);
+    if (done || Date.now() > deadline) throw new Error(`never printed ${pattern}:\n${output()}`);
+  }
+}
+
+describe('npm start (src/main.ts)', () => {
+  it('without Slack credentials explains what to set and exits non-zero', async () => {
+    const { exited, output } = start({ DATABASE_URL: `sqlite:${join(dir, 'a.db')}` });
+    expect(await exited).toBe(1);
+    expect(output()).toContain('manifest.yml');
+    expect(output()).toContain('SLACK_BOT_TOKEN');
+  });
+
+  it('with a bad variable names it and exits non-zero', async () => {
+    const { exited, output } = start({ SLACK_BOT_TOKEN: 'xoxb-local', PORT: 'eighty' });
+    expect(await exited).toBe(1);
+    expect(output()).toContain('PORT: expected a whole number from 1 to 65535 (got "eighty")');
+    expect(output()).toContain('SLACK_SIGNING_SECRET: required in HTTP mode');
+  });
+
+  it('runs in HTTP mode: healthy, answers /sms help, and stops cleanly on SIGTERM', async () => {
+    const port = await closedPort();
+    const { child, exited, output } = start({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dir, 'sub', 'smsops.db')}`,
+      ADMIN_USER_IDS: SEEDED.users.admin,
+      SMS_GATEWAY_PASSWORD: 'must-never-be-printed',
+    });
+    await waitForLine(output, /smsops is running/, exited);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const body = (await health.json()) as {
+      ok: boolean;
+      gateway: { reachable: boolean; simulated: boolean };
+    };
+    expect(body).toMatchObject({ ok: true, gateway: { reachable: true, simulated: true } });
+
+    const driver = createSlackDriver({
+      botUrl: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SECRET,
+      fake,
+    });
+    const ack = await driver.slashCommand({
+      command: '/sms',
+      text: 'help',
+      userId: SEEDED.users.admin,
+      channelId: SEEDED.channels.smsOps,
+    });
+    expect(ack.status).toBe(200);
+    expect(ack.late).toBe(false);
+    await fake.state.waitFor('ephemeral', (e) => e.message.text.includes('/sms send'));
+    const forged = await driver.slashCommand({
+      command: '/sms',
+      text: 'help',
+      userId: SEEDED.users.admin,
+      channelId: SEEDED.channels.smsOps,
+      signing: 'bad-signature',
+    });
+    expect(forged.status).toBe(401);
+
+    const stoppedAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect(output()).toMatch(/SIMULATED GATEWAY/);
+    expect(output()).not.toContain('must-never-be-printed');
+  });
+
+  it('a database that cannot be opened stops start-up with one line naming it, never its password', async () => {
+    const { exited, output } = start({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: String(await closedPort()),
+      DATABASE_URL: `postgres://smsops:hunter2@127.0.0.1:${await closedPort()}/smsops`,
+    });
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/start-up failed/);
+    expect(output()).toMatch(/postgres:\/\/smsops:\*\*\*@127\.0\.0\.1/);
+    expect(output()).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { startHttpServer } from '../../src/http/server.js';
+import { DeliveryTracker } from '../../src/jobs/tracker.js';
+import { silentLogger } from '../../src/log.js';
+import { createSlackApp } from '../../src/slack/app.js';
+import { updateCard } from '../../src/slack/cards.js';
+import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import {
+  createSlackDriver,
+  type EphemeralMessage,
+  type FakeSlack,
+  SEEDED,
+  type SlackDriver,
+  startFakeSlack,
+} from '../../src/workspace/index.js';
+import { type SimulatorControl, startTestSimulator } from './simulator.js';
+
+export const SIGNING_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+export const { users, channels } = SEEDED;
+
+export interface HarnessOptions {
+  sending?: Partial<SendingSettings>;
+  gatewayTimeoutMs?: number;
+  fakeSlack?: Parameters<typeof startFakeSlack>[0];
+}
+
+/**
+ * The whole bot, for real, on loopback: the simulator as the gateway, SQLite in a temp folder,
+ * the fake Slack Web API, our Bolt app behind our HTTP server, and Slack's side as signed requests.
+ */
+export interface Harness {
+  deps: SlackDeps;
+  store: Store;
+  fake: FakeSlack;
+  driver: SlackDriver;
+  control: SimulatorControl;
+  tracker: DeliveryTracker;
+  botUrl: string;
+  /** Runs `/sms <text>` as a user in a channel and returns what Slack got back. */
+  sms(text: string, userId?: string, channelId?: string): ReturnType<SlackDriver['slashCommand']>;
+  /** An ephemeral shown to a user whose text matches, since the last `sms()` or `mark()`. */
+  ephemeral(userId: string, match: RegExp): Promise<EphemeralMessage>;
+  /** From now on, `ephemeral()` only looks at what comes next. */
+  mark(): void;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-harness-'));
+  const { sim, control } = await startTestSimulator();
+  const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
+  const fake = await startFakeSlack(options.fakeSlack);
+  const gateway = new GatewayClient({
+    baseUrl: sim.url,
+    username: 'demo',
+    password: 'demo',
+    timeoutMs: options.gatewayTimeoutMs ?? 2_000,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  });
+  let tracker: DeliveryTracker | undefined;
+  const deps: SlackDeps = {
+    gateway,
+    store,
+    logger: silentLogger,
+    settings: {
+      adminUserIds: [users.admin],
+      defaultCountry: 'TR',
+      reportTimeZone: 'Europe/Istanbul',
+      simulated: true,
+      sending: {
+        maxSegments: 6,
+        maxRecipients: 10_000,
+        confirmRecipients: 50,
+        pricePerSegment: 0.05,
+        defaultValidityMinutes: 1440,
+        ...options.sending,
+      },
+    },
+    now: () => new Date(),
+    nudgeTracker: (id) => {
+      void tracker?.pollNow(id);
+    },
+  };
+  const slack = await createSlackApp(deps, {
+    mode: 'http',
+    botToken: fake.botToken,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: fake.apiUrl,
+    logger: silentLogger,
+    retryConfig: { retries: 0 },
+  });
+  tracker = new DeliveryTracker({
+    gateway,
+    store,
+    logger: silentLogger,
+    onProgress: (row) => updateCard(deps, slack.app.client, row),
+  });
+  const http = await startHttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    slackListener: slack.requestListener,
+    health: async () => ({ ok: true }),
+  });
+  const botUrl = `${http.url}/slack/events`;
+  const driver = createSlackDriver({ botUrl, signingSecret: SIGNING_SECRET, fake });
+  let since = 0;
+  const mark = () => {
+    since = fake.state.journal.seq;
+  };
+  return {
+    deps,
+    store,
+    fake,
+    driver,
+    control,
+    tracker,
+    botUrl,
+    sms: (text, userId = users.admin, channelId = channels.smsOps) => {
+      mark();
+      return driver.slashCommand({ command: '/sms', text, userId, channelId });
+    },
+    ephemeral: async (userId, match) => {
+      const event = await fake.state.waitFor(
+        'ephemeral',
+        (e) =>
+          e.action !== 'deleted' && e.message.recipient === userId && match.test(ephemeralText(e.message)),
+        { after: since },
+      );
+      return event.message;
+    },
+    mark,
+    close: async () => {
+      await tracker?.stop();
+      await http.close();
+      await gateway.close();
+      await fake.close();
+      await sim.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Everything a person reads in a message: its text and the text of its blocks. */
+export function ephemeralText(message: { text?: string; blocks?: unknown[] }): string {
+  return `${message.text ?? ''}\n${JSON.stringify(message.blocks ?? [])}`;
+}

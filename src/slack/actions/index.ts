@@ -5,6 +5,7 @@ import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
+import { registerInboundActions } from './inbound.js';
 
 export function register(app: App, deps: SlackDeps): void {
   const estimate = estimateHandler(deps);
@@ -16,4 +17,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: CARD_ACTIONS.refresh, type: 'block_actions' }, cardRefreshHandler(deps));
   app.action({ action_id: CARD_ACTIONS.cancel, type: 'block_actions' }, cardCancelHandler(deps));
   app.action({ action_id: CANCEL_CONFIRM_ACTION, type: 'block_actions' }, cancelConfirmHandler(deps));
+  registerInboundActions(app, deps);
 }

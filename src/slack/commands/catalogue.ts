@@ -6,7 +6,7 @@ export interface SubcommandInfo {
   example: string;
   /** Who may run it; look-ups are open to every member of the workspace with a role. */
   needs: 'viewer' | 'sender' | 'admin';
-  group: 'Send' | 'Look up' | 'Lists and templates' | 'Administration';
+  group: 'Send' | 'Look up' | 'Channel subscriptions' | 'Lists and templates' | 'Administration';
 }
 
 export const SUBCOMMANDS: readonly SubcommandInfo[] = [

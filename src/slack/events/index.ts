@@ -1,4 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../deps.js';
+import { registerHomeEvents } from './home.js';
 
-export function register(_app: App, _deps: SlackDeps): void {}
+export function register(app: App, deps: SlackDeps): void {
+  registerHomeEvents(app, deps);
+}

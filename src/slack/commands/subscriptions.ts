@@ -1,0 +1,20 @@
+import { UserInputError } from '../errors.js';
+import type { CommandContext, SubcommandHandler } from './context.js';
+import { subscribeDigest, unsubscribeDigest } from './digests.js';
+import { subscribeInbound, unsubscribeInbound } from './inbound.js';
+
+function byKind(inbound: SubcommandHandler, digest: SubcommandHandler, verb: string): SubcommandHandler {
+  return async (ctx: CommandContext) => {
+    const kind = ctx.args[0]?.toLowerCase();
+    if (kind === 'inbound') return inbound(ctx);
+    if (kind === 'digest') return digest(ctx);
+    throw new UserInputError(
+      `What should this channel ${verb === 'subscribe' ? 'get' : 'stop getting'}? \`/sms ${verb} inbound\` or \`/sms ${verb} digest\`, e.g. \`/sms ${verb} digest all daily 09:00\`.`,
+    );
+  };
+}
+
+export const SUBSCRIPTION_HANDLERS: Record<string, SubcommandHandler> = {
+  subscribe: byKind(subscribeInbound, subscribeDigest, 'subscribe'),
+  unsubscribe: byKind(unsubscribeInbound, unsubscribeDigest, 'unsubscribe'),
+};

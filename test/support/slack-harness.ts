@@ -25,6 +25,8 @@ export const { users, channels } = SEEDED;
 export interface HarnessOptions {
   sending?: Partial<SendingSettings>;
   gatewayTimeoutMs?: number;
+  /** Point the bot at another gateway (e.g. a closed port) instead of the simulator. */
+  gatewayUrl?: string;
   fakeSlack?: Parameters<typeof startFakeSlack>[0];
 }
 
@@ -55,7 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
   const fake = await startFakeSlack(options.fakeSlack);
   const gateway = new GatewayClient({
-    baseUrl: sim.url,
+    baseUrl: options.gatewayUrl ?? sim.url,
     username: 'demo',
     password: 'demo',
     timeoutMs: options.gatewayTimeoutMs ?? 2_000,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../src/workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;
@@ -19,20 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function composeView(): Promise<ViewOutput> {
-  const after = h.fake.state.journal.seq;
-  await h.sms('send');
-  const call = await h.fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after },
-  );
-  return h.fake.state.views.get(String(call.args.view_id))!;
-}
-
 describe('saved lists and templates in the composer', () => {
   it('a template fills the text, and a list adds its numbers to those typed', async () => {
-    const view = await composeView();
+    const view = await h.openCompose();
     expect(JSON.stringify(view.blocks)).toContain('drivers (2)');
 
     const after = h.fake.state.journal.seq;
@@ -67,7 +55,7 @@ describe('saved lists and templates in the composer', () => {
   });
 
   it('personalised mode sends each row its own text through SubmitMulti', async () => {
-    const view = await composeView();
+    const view = await h.openCompose();
     const after = h.fake.state.journal.seq;
     await h.driver.blockAction({
       userId: users.admin,

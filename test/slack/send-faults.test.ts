@@ -1,24 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../src/workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 const THREE = '0532 123 45 67\n0533 123 45 67\n0534 123 45 67';
-
-async function composeIn(h: Harness): Promise<ViewOutput> {
-  const after = h.fake.state.journal.seq;
-  await h.sms('send');
-  const call = await h.fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after },
-  );
-  return h.fake.state.views.get(String(call.args.view_id))!;
-}
-
-function textBlockOf(view: ViewOutput): string {
-  return (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!.block_id!;
-}
 
 function viewText(e: { view: { blocks: unknown[] } }): string {
   return JSON.stringify(e.view.blocks);
@@ -41,7 +25,7 @@ describe('sending when the gateway misbehaves', () => {
     ['notjson', 'an HTML page'],
   ])('a Submit answered with %s (%s) is left unknown, shown as such, and not resent', async (kind) => {
     await h.control.fault({ operation: 'Submit', kind });
-    const view = await composeIn(h);
+    const view = await h.openCompose();
     const text = `fault ${kind}`;
     await h.driver.viewSubmission({
       userId: users.admin,
@@ -58,7 +42,7 @@ describe('sending when the gateway misbehaves', () => {
   });
 
   it('a Slack retry of the same view submission (X-Slack-Retry-Num) sends nothing twice', async () => {
-    const view = await composeIn(h);
+    const view = await h.openCompose();
     const values: Record<string, Record<string, string>> = {
       recipients: { recipients: THREE },
       [textBlockOf(view)]: { text: 'retried by Slack' },
@@ -75,7 +59,7 @@ describe('sending when the gateway misbehaves', () => {
   });
 
   it('a send and a cancel are written to the audit log', async () => {
-    const view = await composeIn(h);
+    const view = await h.openCompose();
     await h.driver.viewSubmission({
       userId: users.admin,
       view,
@@ -109,13 +93,13 @@ describe('sending when the gateway cannot be reached at all', () => {
   afterAll(() => h.close());
 
   it('the composer still opens, with the sender as a text field and the reason', async () => {
-    const view = await composeIn(h);
+    const view = await h.openCompose();
     expect(JSON.stringify(view.blocks)).toContain('Sender names could not be loaded from the gateway');
   });
 
   it('a send is refused before it left: failed, not unknown, and the user is told nothing was sent', async () => {
     const start = h.fake.state.journal.seq;
-    const view = await composeIn(h);
+    const view = await h.openCompose();
     await h.driver.viewSubmission({
       userId: users.admin,
       view,

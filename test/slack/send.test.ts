@@ -18,19 +18,8 @@ beforeEach(async () => {
 
 const THREE = '0532 123 45 67\n+90 533 123 45 67, 905341234567';
 
-/** `/sms send …` as `user`, then the compose modal once it has replaced the loading view. */
-async function openCompose(text = 'send', user: string = users.admin): Promise<ViewOutput> {
-  const after = h.fake.state.journal.seq;
-  const ack = await h.sms(text, user);
-  expect(ack.status).toBe(200);
-  const call = await h.fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after },
-  );
-  const view = h.fake.state.views.get(String(call.args.view_id));
-  expect(view).toBeDefined();
-  return view!;
+function openCompose(text = 'send', user: string = users.admin): Promise<ViewOutput> {
+  return h.openCompose(text, user);
 }
 
 function blockText(view: { blocks: unknown[] }): string {

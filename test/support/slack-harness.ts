@@ -16,6 +16,7 @@ import {
   SEEDED,
   type SlackDriver,
   startFakeSlack,
+  type ViewOutput,
 } from '../../src/workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from './simulator.js';
 
@@ -48,6 +49,8 @@ export interface Harness {
   ephemeral(userId: string, match: RegExp): Promise<EphemeralMessage>;
   /** From now on, `ephemeral()` only looks at what comes next. */
   mark(): void;
+  /** `/sms <text>` as `user`, then the compose modal once it has replaced the loading view. */
+  openCompose(text?: string, user?: string): Promise<ViewOutput>;
   close(): Promise<void>;
 }
 
@@ -135,6 +138,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return event.message;
     },
     mark,
+    openCompose: async (text = 'send', user: string = users.admin) => {
+      const after = fake.state.journal.seq;
+      mark();
+      await driver.slashCommand({ command: '/sms', text, userId: user, channelId: channels.smsOps });
+      const call = await fake.state.waitForCall(
+        'views.update',
+        (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+        { after },
+      );
+      return fake.state.views.get(String(call.args.view_id))!;
+    },
     close: async () => {
       await tracker?.stop();
       await http.close();
@@ -150,4 +164,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 /** Everything a person reads in a message: its text and the text of its blocks. */
 export function ephemeralText(message: { text?: string; blocks?: unknown[] }): string {
   return `${message.text ?? ''}\n${JSON.stringify(message.blocks ?? [])}`;
+}
+
+/** The compose text block's id: it carries a version once a template has replaced the text. */
+export function textBlockOf(view: ViewOutput): string {
+  return (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!.block_id!;
 }

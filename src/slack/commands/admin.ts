@@ -4,7 +4,7 @@ import {
   parseRecipients,
   templatePlaceholders,
 } from '../../sms/index.js';
-import type { Role } from '../../store/index.js';
+import type { JsonValue, Role } from '../../store/index.js';
 import { UserInputError } from '../errors.js';
 import { auditMessage } from '../ui/admin-audit.js';
 import {
@@ -212,26 +212,75 @@ async function optOutList(ctx: CommandContext, rest: string): Promise<void> {
 
 // ---- lists ----
 
-export async function listsCommand(ctx: CommandContext): Promise<void> {
-  const {
-    words: [action],
-    rest,
-  } = splitWords(fromSlack(ctx.rest), 1);
-  switch (action?.toLowerCase()) {
-    case undefined:
-    case 'list':
-      await reply(ctx, listsOverviewMessage(await ctx.deps.store.recipientLists.list()));
-      return;
-    case 'add':
-      return listAdd(ctx, rest);
-    case 'show':
-      return listShow(ctx, rest);
-    case 'delete':
-      return listDelete(ctx, rest);
-    default:
-      throw unknownAction('lists', action ?? '');
-  }
+type NamedActions = Record<
+  'overview' | 'add' | 'show' | 'delete',
+  (ctx: CommandContext, rest: string) => Promise<void>
+>;
+
+/** `lists …` and `templates …` share their verbs: nothing (or `list`), add, show, delete. */
+function namedCommand(subcommand: 'lists' | 'templates', actions: NamedActions): SubcommandHandler {
+  return async (ctx) => {
+    const {
+      words: [action],
+      rest,
+    } = splitWords(fromSlack(ctx.rest), 1);
+    switch (action?.toLowerCase()) {
+      case undefined:
+      case 'list':
+        return actions.overview(ctx, rest);
+      case 'add':
+      case 'show':
+      case 'delete':
+        return actions[action.toLowerCase() as 'add' | 'show' | 'delete'](ctx, rest);
+      default:
+        throw unknownAction(subcommand, action);
+    }
+  };
 }
+
+/** Deletes one saved list or template: the owner's or an admin's, audited. */
+async function deleteNamed<T extends { name: string; owner: string }>(
+  ctx: CommandContext,
+  rest: string,
+  kind: {
+    subcommand: 'lists' | 'templates';
+    noun: 'list' | 'template';
+    repo: Lookup<T> & { delete(name: string): Promise<boolean> };
+  },
+  details: (item: T) => JsonValue,
+): Promise<T> {
+  const {
+    words: [typedName, extra],
+  } = splitWords(rest, 2);
+  if (extra !== undefined) throw usageError(kind.subcommand, `Delete one ${kind.noun} at a time.`);
+  const item = await findOrFail(kind.repo, typedName, kind.noun, kind.subcommand);
+  refuseUnlessOwner(ctx, item, kind.noun);
+  if (await kind.repo.delete(item.name)) {
+    await ctx.deps.store.audit.append({
+      actor: ctx.userId,
+      action: `${kind.noun}_delete`,
+      target: item.name,
+      details: details(item),
+      at: ctx.deps.now(),
+    });
+  }
+  return item;
+}
+
+export const listsCommand = namedCommand('lists', {
+  overview: async (ctx) => reply(ctx, listsOverviewMessage(await ctx.deps.store.recipientLists.list())),
+  add: listAdd,
+  show: listShow,
+  delete: async (ctx, rest) => {
+    const list = await deleteNamed(
+      ctx,
+      rest,
+      { subcommand: 'lists', noun: 'list', repo: ctx.deps.store.recipientLists },
+      (l) => ({ size: l.members.length, owner: l.owner }),
+    );
+    await reply(ctx, listDeletedMessage(list));
+  },
+});
 
 async function listAdd(ctx: CommandContext, rest: string): Promise<void> {
   const {
@@ -283,55 +332,30 @@ async function listShow(ctx: CommandContext, rest: string): Promise<void> {
   await reply(ctx, listShowMessage(list, page, optedOut, ctx.deps.settings.reportTimeZone));
 }
 
-async function listDelete(ctx: CommandContext, rest: string): Promise<void> {
-  const {
-    words: [typedName, extra],
-  } = splitWords(rest, 2);
-  if (extra !== undefined) throw usageError('lists', 'Delete one list at a time.');
-  const { store } = ctx.deps;
-  const list = await findOrFail(store.recipientLists, typedName, 'list', 'lists');
-  refuseUnlessOwner(ctx, list, 'list');
-  if (await store.recipientLists.delete(list.name)) {
-    await store.audit.append({
-      actor: ctx.userId,
-      action: 'list_delete',
-      target: list.name,
-      details: { size: list.members.length, owner: list.owner },
-      at: ctx.deps.now(),
-    });
-  }
-  await reply(ctx, listDeletedMessage(list));
-}
-
 // ---- templates ----
 
-export async function templatesCommand(ctx: CommandContext): Promise<void> {
-  const {
-    words: [action],
-    rest,
-  } = splitWords(fromSlack(ctx.rest), 1);
-  switch (action?.toLowerCase()) {
-    case undefined:
-    case 'list': {
-      const templates = await ctx.deps.store.templates.list();
-      await reply(
-        ctx,
-        templatesOverviewMessage(
-          templates.map((t) => ({ template: t, placeholders: templatePlaceholders(t.content) })),
-        ),
-      );
-      return;
-    }
-    case 'add':
-      return templateAdd(ctx, rest);
-    case 'show':
-      return templateShow(ctx, rest);
-    case 'delete':
-      return templateDelete(ctx, rest);
-    default:
-      throw unknownAction('templates', action ?? '');
-  }
-}
+export const templatesCommand = namedCommand('templates', {
+  overview: async (ctx) => {
+    const templates = await ctx.deps.store.templates.list();
+    await reply(
+      ctx,
+      templatesOverviewMessage(
+        templates.map((t) => ({ template: t, placeholders: templatePlaceholders(t.content) })),
+      ),
+    );
+  },
+  add: templateAdd,
+  show: templateShow,
+  delete: async (ctx, rest) => {
+    const template = await deleteNamed(
+      ctx,
+      rest,
+      { subcommand: 'templates', noun: 'template', repo: ctx.deps.store.templates },
+      (t) => ({ owner: t.owner, characters: [...t.content].length }),
+    );
+    await reply(ctx, templateDeletedMessage(template));
+  },
+});
 
 async function templateAdd(ctx: CommandContext, rest: string): Promise<void> {
   const {
@@ -372,26 +396,6 @@ async function templateShow(ctx: CommandContext, rest: string): Promise<void> {
     ctx,
     templateShowMessage(template, templatePlaceholders(template.content), ctx.deps.settings.reportTimeZone),
   );
-}
-
-async function templateDelete(ctx: CommandContext, rest: string): Promise<void> {
-  const {
-    words: [typedName, extra],
-  } = splitWords(rest, 2);
-  if (extra !== undefined) throw usageError('templates', 'Delete one template at a time.');
-  const { store } = ctx.deps;
-  const template = await findOrFail(store.templates, typedName, 'template', 'templates');
-  refuseUnlessOwner(ctx, template, 'template');
-  if (await store.templates.delete(template.name)) {
-    await store.audit.append({
-      actor: ctx.userId,
-      action: 'template_delete',
-      target: template.name,
-      details: { owner: template.owner, characters: [...template.content].length },
-      at: ctx.deps.now(),
-    });
-  }
-  await reply(ctx, templateDeletedMessage(template));
 }
 
 export const ADMIN_HANDLERS: Record<string, SubcommandHandler> = {

@@ -40,7 +40,12 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
   };
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (options.mode === 'socket') {
-    receiver = new SocketModeReceiver({ appToken: options.appToken!, logger });
+    // The connection client must use SLACK_API_URL too, or apps.connections.open always goes to slack.com.
+    receiver = new SocketModeReceiver({
+      appToken: options.appToken!,
+      logger,
+      installerOptions: { clientOptions: { slackApiUrl: options.apiUrl } },
+    });
   } else {
     receiver = new HTTPReceiver({
       signingSecret: options.signingSecret!,

@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { silentLogger } from '../../src/log.js';
+import { createSlackApp } from '../../src/slack/app.js';
+import type { SlackDeps } from '../../src/slack/deps.js';
+import { helpText } from '../../src/slack/ui/help.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import {
+  ACK_DEADLINE_MS,
+  type EphemeralMessage,
+  type FakeSlack,
+  SEEDED,
+  startFakeSlack,
+} from '../../src/workspace/index.js';
+import { slashCommandPayload } from '../../src/workspace/payloads.js';
+import { startTestSimulator } from '../support/simulator.js';
+import { ephemeralText } from '../support/slack-harness.js';
+import {
+  type Ack,
+  bounded,
+  type SocketModeConnection,
+  type SocketModeServer,
+  slashCommandEnvelope,
+  startSocketModeServer,
+} from '../support/socket-mode-server.js';
+
+const { users, channels } = SEEDED;
+const APP_TOKEN = 'xapp-1-test';
+
+/**
+ * The bot as `createSlackApp(deps, { mode: 'socket', … })` builds it, except for one option.
+ *
+ * createSlackApp gives its SocketModeReceiver only `appToken` and `logger`, so the receiver's own WebClient, the
+ * one that calls `apps.connections.open`, always dials https://slack.com/api/ whatever `apiUrl` says. Until
+ * src/slack/app.ts passes `installerOptions: { clientOptions: { slackApiUrl: options.apiUrl } }`, this builds
+ * the same App (same logger, listeners, init) with that option. Afterwards this whole function becomes
+ * `createSlackApp(deps, { mode: 'socket', botToken, appToken: APP_TOKEN, apiUrl, logger: silentLogger,
+ * retryConfig: { retries: 0 } })`.
+ */
+function createSocketModeBot(deps: SlackDeps, botToken: string, apiUrl: string) {
+  return createSlackApp(deps, {
+    mode: 'socket',
+    botToken,
+    appToken: APP_TOKEN,
+    apiUrl,
+    logger: silentLogger,
+    retryConfig: { retries: 0 },
+  });
+}
+
+let dir: string;
+let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
+let store: Store;
+let fake: FakeSlack;
+let gateway: GatewayClient;
+let sockets: SocketModeServer;
+let bot: Awaited<ReturnType<typeof createSocketModeBot>>;
+let running = false;
+let deps: SlackDeps;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'smsops-socket-'));
+  ({ sim } = await startTestSimulator());
+  store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
+  fake = await startFakeSlack();
+  // One Web API base for the bot, as in production: apps.connections.open is answered here, the rest is
+  // passed on to the fake Slack.
+  sockets = await startSocketModeServer({ appToken: APP_TOKEN, upstreamApiUrl: fake.apiUrl });
+  gateway = new GatewayClient({
+    baseUrl: sim.url,
+    username: 'demo',
+    password: 'demo',
+    timeoutMs: 2_000,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  });
+  deps = {
+    gateway,
+    store,
+    logger: silentLogger,
+    settings: {
+      adminUserIds: [users.admin],
+      defaultCountry: 'TR',
+      reportTimeZone: 'Europe/Istanbul',
+      simulated: true,
+      sending: {
+        maxSegments: 6,
+        maxRecipients: 10_000,
+        confirmRecipients: 50,
+        pricePerSegment: 0.05,
+        defaultValidityMinutes: 1440,
+      },
+    },
+    now: () => new Date(),
+    nudgeTracker: () => undefined,
+  };
+  bot = await createSocketModeBot(deps, fake.botToken, sockets.apiUrl);
+  await bounded(bot.start(), 5_000, 'Socket Mode start');
+  running = true;
+});
+
+afterAll(async () => {
+  if (running) await bot.stop().catch(() => undefined);
+  await sockets?.close();
+  await gateway?.close();
+  await fake?.close();
+  await sim?.close();
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `/sms <text>` the way Slack does in Socket Mode: an envelope on the socket, answered by an ack. */
+async function sms(text: string, userId: string = users.admin, channelId: string = channels.smsOps) {
+  const user = fake.state.directory.user(userId)!;
+  const channel = fake.state.directory.channel(channelId)!;
+  const responseUrl = fake.issueResponseUrl({ channelId, userId });
+  const payload = slashCommandPayload({
+    identity: fake.identity,
+    user,
+    channel,
+    command: '/sms',
+    text,
+    responseUrl,
+    triggerId: fake.issueTriggerId(userId),
+  });
+  const after = fake.state.journal.seq;
+  const envelope = slashCommandEnvelope(payload);
+  const ack: Ack = await sockets.send(envelope, { timeoutMs: ACK_DEADLINE_MS });
+  return { envelope, ack, responseUrl, after };
+}
+
+async function ephemeralAfter(after: number, userId: string, match: RegExp): Promise<EphemeralMessage> {
+  const { message } = await fake.state.waitFor(
+    'ephemeral',
+    (e) => e.action !== 'deleted' && e.message.recipient === userId && match.test(ephemeralText(e.message)),
+    { after, timeoutMs: 5_000 },
+  );
+  return message;
+}
+
+/** What was POSTed to one response_url: a refused answer (bad Block Kit, used twice) would show here. */
+function responsePosts(responseUrl: string) {
+  return fake.state.journal
+    .values('response')
+    .filter((p) => responseUrl.endsWith(`/${p.responseUrlId}`))
+    .map((p) => ({ status: p.status, error: p.error }));
+}
+
+describe('Socket Mode, end to end on loopback', () => {
+  let connection: SocketModeConnection;
+
+  it('opens one connection with the app token, and init verified the bot token against the fake Slack', async () => {
+    connection = await sockets.waitForConnection(1_000);
+    expect(sockets.opens).toBe(1);
+    expect(sockets.connections).toHaveLength(1);
+    const authTest = await fake.waitForCall('auth.test', undefined, { timeoutMs: 1_000 });
+    expect(authTest.status).toBe(200);
+    expect(authTest.result.ok).toBe(true);
+  });
+
+  it('acks /sms help within 3 s and shows the help as an ephemeral to the caller', async () => {
+    const { envelope, ack, responseUrl, after } = await sms('help');
+    expect(ack.envelope_id).toBe(envelope.envelope_id);
+    expect(ack.elapsedMs).toBeLessThan(ACK_DEADLINE_MS);
+    // An empty ack: the answer goes through response_url, not the ack's payload.
+    expect(ack.payload ?? {}).toEqual({});
+
+    const message = await ephemeralAfter(after, users.admin, /smsops: \/sms subcommands/);
+    expect(message.text).toBe(helpText());
+    expect(message.channel).toBe(channels.smsOps);
+    expect(responsePosts(responseUrl)).toEqual([{ status: 200, error: undefined }]);
+  });
+
+  it('answers /sms balance for the admin with the balance', async () => {
+    const { envelope, ack, responseUrl, after } = await sms('balance', users.admin);
+    expect(ack.envelope_id).toBe(envelope.envelope_id);
+    expect(ack.elapsedMs).toBeLessThan(ACK_DEADLINE_MS);
+
+    const message = await ephemeralAfter(after, users.admin, /Usable credit/);
+    // The simulator starts every run with 1,250.00 of credit and no limit.
+    expect(message.text).toContain('Usable credit 1,250.00 (main 1,250.00 + limit 0.00)');
+    expect(ephemeralText(message)).toContain('Simulated gateway');
+    expect(responsePosts(responseUrl)).toEqual([{ status: 200, error: undefined }]);
+  });
+
+  it('both commands travelled on the one socket, each answered by exactly one ack', () => {
+    const acks = connection.received as Array<{ envelope_id?: string }>;
+    expect(acks).toHaveLength(2);
+    expect(new Set(acks.map((a) => a.envelope_id)).size).toBe(2);
+  });
+
+  it('stop() closes the socket with a normal close handshake and does not reconnect', async () => {
+    await bot.stop();
+    running = false;
+    const closed = await bounded(connection.closed, 3_000, 'socket closed after stop()');
+    expect(closed).toEqual({ initiator: 'client', code: 1000, reason: '' });
+    expect(sockets.opens).toBe(1);
+    expect(sockets.connections.filter((c) => c !== connection)).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { GatewayClient } from '../../src/gateway/index.js';
+import type { InboundPoster } from '../../src/jobs/inbound-poster.js';
+import { InboundRelay, type InboundRelaySettings } from '../../src/jobs/inbound-relay.js';
+import { createLogger, type Logger, silentLogger } from '../../src/log.js';
+import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import {
+  type FakeSlack,
+  type FakeSlackOptions,
+  SEEDED,
+  type SlackMessage,
+  startFakeSlack,
+} from '../../src/workspace/index.js';
+import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+
+export const { channels, users } = SEEDED;
+
+/** A logger whose lines tests can read. */
+export function capturingLogger(): { logger: Logger; lines: Array<{ level: string; msg: string }> } {
+  const lines: Array<{ level: string; msg: string }> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), lines };
+}
+
+export interface InboundRig {
+  control: SimulatorControl;
+  fake: FakeSlack;
+  store: Store;
+  gateway: GatewayClient;
+  dbPath: string;
+  poster(options?: { adminUserIds?: string[] }): InboundPoster;
+  relay(options?: {
+    instanceId?: string;
+    store?: Store;
+    poster?: InboundPoster;
+    logger?: Logger;
+    settings?: Partial<InboundRelaySettings>;
+  }): InboundRelay;
+  inject(messages: Array<Record<string, unknown>>): Promise<number[]>;
+  /** Every inbound SMS section posted so far, in posting order, with where it went. */
+  posted(): Array<{ id: number; channel: string; ts: string; threadTs?: string; message: SlackMessage }>;
+  /** Resolves once every id is visible somewhere; rejects after timeoutMs. */
+  waitVisible(ids: readonly number[], timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The relay's real surroundings on loopback: the simulator as the gateway over HTTP, SQLite in a temp
+ * folder, and the fake Slack Web API (rate limits when asked). Each test gets its own, so gateway ids
+ * (which restart per simulator) never meet another test's claims.
+ */
+export async function startInboundRig(options: { fakeSlack?: FakeSlackOptions } = {}): Promise<InboundRig> {
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-inbound-'));
+  const dbPath = join(dir, 'smsops.db');
+  const { sim, control } = await startTestSimulator();
+  const store = await openStore(`sqlite:${dbPath}`);
+  const fake = await startFakeSlack(options.fakeSlack);
+  const gateway = new GatewayClient({
+    baseUrl: sim.url,
+    username: 'demo',
+    password: 'demo',
+    timeoutMs: 2_000,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  });
+  let instances = 0;
+  const poster: InboundRig['poster'] = (o = {}) =>
+    createSlackInboundPoster({
+      client: inboundWebClient(fake.botToken, { apiUrl: fake.apiUrl }),
+      adminUserIds: o.adminUserIds ?? [users.admin],
+      reportTimeZone: 'Europe/Istanbul',
+      simulated: true,
+      logger: silentLogger,
+    });
+  const posted: InboundRig['posted'] = () =>
+    fake.state.messages.all().flatMap((message) =>
+      (message.blocks ?? [])
+        .map((b) => (b as { block_id?: string }).block_id ?? '')
+        .filter((id) => id.startsWith('inbound_'))
+        .map((id) => ({
+          id: Number(id.slice('inbound_'.length)),
+          channel: message.channel,
+          ts: message.ts,
+          ...(message.thread_ts && message.thread_ts !== message.ts ? { threadTs: message.thread_ts } : {}),
+          message,
+        })),
+    );
+  return {
+    control,
+    fake,
+    store,
+    gateway,
+    dbPath,
+    poster,
+    relay: (o = {}) =>
+      new InboundRelay({
+        gateway,
+        store: o.store ?? store,
+        poster: o.poster ?? poster(),
+        logger: o.logger ?? silentLogger,
+        settings: {
+          instanceId: o.instanceId ?? `test-${++instances}`,
+          pollSeconds: 1,
+          defaultChannel: channels.smsOps,
+          // Without rate limits in the fake, pacing would only slow the tests down; burst tests set 1000.
+          postIntervalMs: 10,
+          ...o.settings,
+        },
+      }),
+    inject: async (messages) => (await control.inbound(messages)).ids,
+    posted,
+    waitVisible: (ids, timeoutMs = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        const missing = () => {
+          const seen = new Set(posted().map((p) => p.id));
+          return ids.filter((id) => !seen.has(id));
+        };
+        if (missing().length === 0) {
+          resolve();
+          return;
+        }
+        const timer = setTimeout(() => {
+          stopWatching();
+          reject(new Error(`not visible after ${timeoutMs} ms: ${missing().slice(0, 20).join(', ')}…`));
+        }, timeoutMs);
+        const stopWatching = fake.state.journal.on('message', () => {
+          if (missing().length > 0) return;
+          clearTimeout(timer);
+          stopWatching();
+          resolve();
+        });
+      }),
+    close: async () => {
+      await gateway.close();
+      await fake.close();
+      await sim.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** How many times each id was posted, per channel: `{ 'C0SMSOPS': { 500001: 1 } }`. */
+export function postCounts(rig: InboundRig): Record<string, Record<number, number>> {
+  const counts: Record<string, Record<number, number>> = {};
+  for (const p of rig.posted()) {
+    const channel = counts[p.channel] ?? {};
+    channel[p.id] = (channel[p.id] ?? 0) + 1;
+    counts[p.channel] = channel;
+  }
+  return counts;
+}
+
+/** Numbers in gateway form, one per index: 905320000000 + i. */
+export const number = (i: number) => `90532${String(i).padStart(7, '0')}`;

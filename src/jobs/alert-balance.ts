@@ -1,0 +1,148 @@
+import type { Balance, Gateway } from '../gateway/index.js';
+import type { Logger } from '../log.js';
+import type { Store, SubscriptionMeta } from '../store/index.js';
+import { runwayOf, spendOf } from './digest-balance.js';
+import type { AlertChange, DigestPoster, Runway } from './digest-types.js';
+
+export interface LowBalanceCheckerSettings {
+  reportTimeZone: string;
+  simulated: boolean;
+  /** How often usable credit is checked. Default 5. */
+  alertCheckMinutes?: number;
+}
+
+export interface LowBalanceCheckerOptions {
+  gateway: Gateway;
+  store: Store;
+  poster: DigestPoster;
+  logger: Logger;
+  now?: () => Date;
+  settings: LowBalanceCheckerSettings;
+}
+
+type AlertSubscription = SubscriptionMeta & { kind: 'low_balance'; threshold: number };
+
+/** Alert states kept on the subscription: null until the first check. */
+export const ALERT_STATE = { below: 'below', ok: 'ok' } as const;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * What a check of one subscription should do with its state: alert once when usable credit is below the
+ * threshold, then nothing until it has recovered above it (hysteresis: a balance hovering at the threshold,
+ * or a check every few minutes, never repeats the alert).
+ */
+export function nextAlertState(
+  state: string | null,
+  usable: number,
+  threshold: number,
+): { to: string; post?: AlertChange } | undefined {
+  if (usable < threshold)
+    return state === ALERT_STATE.below ? undefined : { to: ALERT_STATE.below, post: 'below' };
+  if (usable > threshold) {
+    if (state === ALERT_STATE.below) return { to: ALERT_STATE.ok, post: 'recovered' };
+    if (state === null) return { to: ALERT_STATE.ok };
+  }
+  return undefined;
+}
+
+/**
+ * Checks usable credit every few minutes for every `/sms alert balance below N`. The move from one state to
+ * the next is a conditional update in the store, so with several instances exactly one posts each alert.
+ */
+export class LowBalanceChecker {
+  readonly #o: LowBalanceCheckerOptions;
+  readonly #now: () => Date;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<unknown> | undefined;
+  #stopping = false;
+  #started = false;
+
+  constructor(options: LowBalanceCheckerOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#stopping = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#started = false;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** One check of every alert; returns the alerts posted. Exposed for tests and drills. */
+  async check(now: Date = this.#now()): Promise<Array<{ subscriptionId: number; change: AlertChange }>> {
+    const subs = (await this.#o.store.subscriptions.listByKind('low_balance')) as AlertSubscription[];
+    if (subs.length === 0) return [];
+    const balance = await this.#o.gateway.getBalance();
+    let runway: Promise<Runway | undefined> | undefined;
+    const posted: Array<{ subscriptionId: number; change: AlertChange }> = [];
+    for (const sub of subs) {
+      const next = nextAlertState(sub.alertState, balance.usable, sub.threshold);
+      if (!next) continue;
+      const won = await this.#o.store.subscriptions.setAlertState(sub.id, {
+        from: sub.alertState,
+        to: next.to,
+        at: now,
+      });
+      if (!won || !next.post) continue;
+      runway ??= this.#runway(balance, now);
+      try {
+        await this.#o.poster.postAlert(
+          sub.channel,
+          { change: next.post, threshold: sub.threshold, balance, runway: await runway, at: now },
+          { timeZone: this.#o.settings.reportTimeZone, simulated: this.#o.settings.simulated },
+        );
+        posted.push({ subscriptionId: sub.id, change: next.post });
+      } catch (error) {
+        // Give the state back so the next check tries again; only the instance that moved it can.
+        await this.#o.store.subscriptions
+          .setAlertState(sub.id, { from: next.to, to: sub.alertState ?? ALERT_STATE.ok, at: now })
+          .catch(() => false);
+        this.#o.logger.warn(
+          {
+            subscriptionId: sub.id,
+            channel: sub.channel,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          'balance alert not posted; will retry',
+        );
+      }
+    }
+    return posted;
+  }
+
+  async #runway(balance: Balance, now: Date): Promise<Runway | undefined> {
+    try {
+      const log = await this.#o.gateway.getBalanceLog({
+        begin: new Date(now.getTime() - 7 * DAY_MS),
+        end: now,
+      });
+      return runwayOf(balance.usable, spendOf(log, now));
+    } catch {
+      return undefined;
+    }
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopping) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.check()
+        .catch((error: unknown) => {
+          this.#o.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'balance check failed',
+          );
+        })
+        .then(() => this.#schedule((this.#o.settings.alertCheckMinutes ?? 5) * 60_000));
+    }, delayMs);
+    this.#timer.unref();
+  }
+}

@@ -1,0 +1,216 @@
+import { WebClient } from '@slack/web-api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LowBalanceChecker } from '../../src/jobs/alert-balance.js';
+import { DigestScheduler } from '../../src/jobs/digest-scheduler.js';
+import { type Logger, silentLogger } from '../../src/log.js';
+import { SlackDigestPoster } from '../../src/slack/digest-poster.js';
+import { checkBlocks, type SlackMessage } from '../../src/workspace/index.js';
+import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
+
+let h: Harness;
+let client: WebClient;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await h.store.permissions.grant(users.alice, 'viewer', users.admin);
+  client = new WebClient(h.fake.botToken, { slackApiUrl: h.fake.apiUrl, retryConfig: { retries: 0 } });
+});
+afterAll(() => h.close());
+
+/** A message posted in the channel after `after` whose text matches. */
+function posted(match: RegExp, after: number, channel: string = channels.smsOps): Promise<SlackMessage> {
+  return h.fake.state.waitForMessage((m) => m.channel === channel && match.test(ephemeralText(m)), { after });
+}
+
+function scheduler(poster: SlackDigestPoster, instanceId = 'e2e') {
+  return new DigestScheduler({
+    gateway: h.deps.gateway,
+    store: h.store,
+    poster,
+    logger: silentLogger,
+    settings: { reportTimeZone: 'Europe/Istanbul', simulated: true, instanceId },
+  });
+}
+
+describe('/sms subscribe digest, subscriptions, unsubscribe', () => {
+  it('subscribes the channel, says so in the channel, and lists it with its next run', async () => {
+    const after = h.fake.state.journal.seq;
+    await h.sms('subscribe digest balance weekdays 08:30');
+    await posted(
+      /subscribed this channel to the balance digest, weekdays at 08:30 \(Europe\/Istanbul\)\. Next: \*/,
+      after,
+    );
+    await h.sms('subscriptions', users.alice);
+    const list = await h.ephemeral(users.alice, /This channel’s subscriptions/);
+    expect(ephemeralText(list)).toMatch(
+      /Balance digest\* · weekdays at 08:30 · next \*\d{4}-\d\d-\d\d 08:30\*/,
+    );
+    const subs = await h.store.subscriptions.listByChannel(channels.smsOps);
+    expect(subs).toEqual([
+      expect.objectContaining({
+        kind: 'digest',
+        digest: 'balance',
+        cron: '30 8 * * 1-5',
+        timezone: 'Europe/Istanbul',
+      }),
+    ]);
+  });
+
+  it('“all” makes three subscriptions; repeating it changes nothing', async () => {
+    await h.sms('subscribe digest all daily 09:00', users.admin, channels.general);
+    await posted(/balance, statistics and surveys digests, daily at 09:00/, 0, channels.general);
+    await h.sms('subscribe digest all daily 09:00', users.admin, channels.general);
+    await h.ephemeral(users.admin, /already gets the balance, statistics and surveys digests/);
+    expect(await h.store.subscriptions.listByChannel(channels.general)).toHaveLength(3);
+  });
+
+  it('answers a bad schedule with what is wrong and an example', async () => {
+    await h.sms('subscribe digest stats weekly funday 09:00');
+    const e = await h.ephemeral(users.admin, /not a day of the week/);
+    expect(ephemeralText(e)).toMatch(/weekly monday 09:00.*\/sms subscribe digest balance weekdays 09:00/s);
+    await h.sms('subscribe digest stats cron "0 9 * *"');
+    await h.ephemeral(users.admin, /not a cron expression I can use.*5 fields/);
+  });
+
+  it('is for admins only', async () => {
+    await h.sms('subscribe digest balance daily 09:00', users.alice);
+    await h.ephemeral(users.alice, /You need the \*admin\* role/);
+    await h.sms('alert balance below 5', users.alice);
+    await h.ephemeral(users.alice, /You need the \*admin\* role/);
+  });
+
+  it('unsubscribes one kind or all, and says when there is nothing to stop', async () => {
+    let after = h.fake.state.journal.seq;
+    await h.sms('unsubscribe digest stats', users.admin, channels.general);
+    await posted(/stopped the statistics digest in this channel/, after, channels.general);
+    after = h.fake.state.journal.seq;
+    await h.sms('unsubscribe digest', users.admin, channels.general);
+    await posted(/stopped the balance and surveys digests/, after, channels.general);
+    await h.sms('unsubscribe digest', users.admin, channels.general);
+    await h.ephemeral(users.admin, /This channel has no digest/);
+    await h.sms('unsubscribe digest weekly', users.admin, channels.general);
+    await h.ephemeral(users.admin, /not a digest kind/);
+  });
+});
+
+describe('/sms digest (preview)', () => {
+  it('shows the balance digest only to the person asking, with figures from the gateway', async () => {
+    const balance = await h.deps.gateway.getBalance();
+    await h.sms('digest balance', users.alice);
+    const e = await h.ephemeral(users.alice, /Balance digest/);
+    const text = ephemeralText(e);
+    expect(text).toContain('Preview');
+    expect(text).toContain(
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(balance.usable),
+    );
+    expect(text).toMatch(/Spent in the last 24 hours/);
+    expect(text).toMatch(/credit lasts|Nothing was spent/);
+    expect(checkBlocks(e.blocks, 'message', '/blocks')).toEqual([]);
+  });
+
+  it('“digest” alone previews all three', async () => {
+    await h.sms('digest', users.alice);
+    await h.ephemeral(users.alice, /Balance digest/);
+    await h.ephemeral(users.alice, /Monthly statistics digest/);
+    const surveys = await h.ephemeral(users.alice, /Surveys digest/);
+    expect(ephemeralText(surveys)).toContain('Customer satisfaction');
+  });
+});
+
+describe('scheduled digests through Slack', () => {
+  it('posts the statistics digest in the channel with the 12-month PNG in its thread', async () => {
+    const { subscription } = await h.store.subscriptions.add(
+      channels.alerts,
+      { kind: 'digest', digest: 'stats', cron: '* * * * *', timezone: 'Europe/Istanbul' },
+      users.admin,
+      new Date(Date.now() - 3_600_000),
+    );
+    const after = h.fake.state.journal.seq;
+    const outcomes = await scheduler(new SlackDigestPoster({ client, logger: silentLogger })).tick();
+    expect(outcomes).toEqual([
+      expect.objectContaining({ subscriptionId: subscription.id, outcome: 'posted' }),
+    ]);
+    const message = await posted(/Monthly statistics digest/, after, channels.alerts);
+    expect(ephemeralText(message)).toMatch(/```\\nDec|```\\n[A-Z][a-z]{2} \d\d/);
+    const upload = await h.fake.state.waitForCall('files.completeUploadExternal', () => true, { after });
+    expect(upload.status).toBe(200);
+    expect(upload.args).toMatchObject({ channel_id: channels.alerts, thread_ts: message.ts });
+    const reply = await h.fake.state.waitForMessage(
+      (m) => m.thread_ts === message.ts && (m.files?.length ?? 0) > 0,
+      {
+        after,
+      },
+    );
+    expect(reply.files![0]).toMatchObject({ mimetype: 'image/png', name: 'sms-sent-12-months.png' });
+    await h.store.subscriptions.remove(subscription.id);
+  });
+
+  it('without files:write the digest keeps its text chart, and the PNG is skipped quietly from then on', async () => {
+    const warnings: string[] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (_o: unknown, msg?: string) => warnings.push(msg ?? ''),
+    } as unknown as Logger;
+    const noScope = new WebClient(h.fake.botToken, {
+      slackApiUrl: h.fake.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+    const upload = vi.spyOn(noScope, 'filesUploadV2').mockRejectedValue(
+      Object.assign(new Error('An API error occurred: missing_scope'), {
+        code: 'slack_webapi_platform_error',
+        data: { ok: false, error: 'missing_scope', needed: 'files:write' },
+      }),
+    );
+    const poster = new SlackDigestPoster({ client: noScope, logger });
+    const { subscription } = await h.store.subscriptions.add(
+      channels.alerts,
+      { kind: 'digest', digest: 'stats', cron: '*/2 * * * * *', timezone: 'UTC' },
+      users.admin,
+      new Date(Date.now() - 3_600_000),
+    );
+    const s = scheduler(poster, 'no-scope');
+    const after = h.fake.state.journal.seq;
+    expect((await s.tick())[0]?.outcome).toBe('posted');
+    await posted(/Monthly statistics digest/, after, channels.alerts);
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await s.tick())[0]?.outcome).toBe('posted');
+    expect(upload).toHaveBeenCalledTimes(1);
+    expect(poster.chartsEnabled).toBe(false);
+    expect(warnings.filter((w) => /files:write/.test(w))).toHaveLength(1);
+    await h.store.subscriptions.remove(subscription.id);
+  });
+});
+
+describe('/sms alert', () => {
+  it('sets, shows and turns off an alert; the checker posts it once in the channel', async () => {
+    let after = h.fake.state.journal.seq;
+    await h.sms('alert balance below 1,000,000');
+    await posted(/set a balance alert.*below \*1,000,000\.00\*.*already below/, after);
+    await h.sms('alert');
+    await h.ephemeral(users.admin, /alerted when usable credit falls below \*1,000,000\.00\*/);
+
+    const checker = new LowBalanceChecker({
+      gateway: h.deps.gateway,
+      store: h.store,
+      poster: new SlackDigestPoster({ client, logger: silentLogger }),
+      logger: silentLogger,
+      settings: { reportTimeZone: 'Europe/Istanbul', simulated: true },
+    });
+    after = h.fake.state.journal.seq;
+    expect(await checker.check()).toHaveLength(1);
+    const alert = await posted(/Usable credit is below 1,000,000\.00/, after);
+    expect(checkBlocks(alert.blocks, 'message', '/blocks')).toEqual([]);
+    expect(await checker.check()).toEqual([]);
+
+    // A new threshold replaces the old one, with a fresh state.
+    await h.sms('alert balance below 1');
+    expect(
+      (await h.store.subscriptions.listByChannel(channels.smsOps)).filter((s) => s.kind === 'low_balance'),
+    ).toEqual([expect.objectContaining({ threshold: 1, alertState: null })]);
+    after = h.fake.state.journal.seq;
+    await h.sms('alert off');
+    await posted(/turned off the balance alert/, after);
+    await h.sms('alert balance below lots');
+    await h.ephemeral(users.admin, /“lots” is not an amount.*alert balance below 100/);
+  });
+});

@@ -2,7 +2,7 @@ import type { BlockAction, SlashCommand, ViewClosedAction, ViewSubmitAction } fr
 import type { EphemeralMessage, ResponseUrlPost, SlackMessage, ViewOutput } from './model.js';
 import type { ActionChoice } from './payloads.js';
 import type { Signing } from './signing.js';
-import type { FakeSlack } from './slack-api.js';
+import type { SlackSide } from './slack-routes.js';
 import type { LooseStateValues } from './state-values.js';
 import type { ViewAckOutcome } from './view-ack.js';
 
@@ -10,7 +10,8 @@ export interface SlackDriverOptions {
   /** The bot's request URL, e.g. `http://127.0.0.1:PORT/slack/events`. */
   botUrl: string;
   signingSecret: string;
-  fake: FakeSlack;
+  /** Slack's side: a started fake (startFakeSlack) or the routes the local workspace mounts. */
+  fake: SlackSide;
 }
 
 export interface DeliveryOptions {

@@ -19,6 +19,12 @@ export type {
 } from './driver-types.js';
 export type { FaultSpec } from './faults.js';
 export type { JournalEntry, WaitOptions } from './journal.js';
+export {
+  createLocalWorkspace,
+  LOCAL_USER_ID,
+  type LocalWorkspace,
+  type LocalWorkspaceOptions,
+} from './local.js';
 export { checkMessageContent, MAX_MESSAGE_TEXT } from './message-limits.js';
 export type {
   AnyBlock,
@@ -43,6 +49,12 @@ export { DEFAULT_IDENTITY, SEEDED } from './seed.js';
 export { type Signing, slackSignature } from './signing.js';
 export { type FakeSlack, type FakeSlackOptions, startFakeSlack } from './slack-api.js';
 export { ACK_DEADLINE_MS, createSlackDriver } from './slack-driver.js';
+export {
+  createSlackRoutes,
+  type SlackRoutes,
+  type SlackRoutesOptions,
+  type SlackSide,
+} from './slack-routes.js';
 export type { LooseStateValues } from './state-values.js';
 export { TRIGGER_LIFETIME_MS } from './triggers.js';
 export type { ViewAckOutcome } from './view-ack.js';

@@ -82,6 +82,8 @@ export function findElement(
 export interface ActionChoice {
   value?: string;
   selectedOption?: { text?: string; value: string };
+  /** Checkboxes and multi-selects: everything ticked after the click. */
+  selectedOptions?: { text?: string; value: string }[];
 }
 
 /** The `actions[0]` entry Slack builds from the element definition and what the user picked. */
@@ -99,13 +101,16 @@ export function elementAction(block: Loose, element: Loose, choice: ActionChoice
     if (element.style) base.style = element.style;
     return base as unknown as BlockElementAction;
   }
-  if (choice.selectedOption) {
-    const options = (element.options as Loose[] | undefined) ?? [];
-    const match = options.find((o) => o.value === choice.selectedOption?.value);
-    base.selected_option = match ?? {
-      text: { type: 'plain_text', text: choice.selectedOption.text ?? choice.selectedOption.value },
-      value: choice.selectedOption.value,
+  const options = (element.options as Loose[] | undefined) ?? [];
+  const asOption = (picked: { text?: string; value: string }) =>
+    options.find((o) => o.value === picked.value) ?? {
+      text: { type: 'plain_text', text: picked.text ?? picked.value },
+      value: picked.value,
     };
+  if (choice.selectedOptions) {
+    base.selected_options = choice.selectedOptions.map(asOption);
+  } else if (choice.selectedOption) {
+    base.selected_option = asOption(choice.selectedOption);
   } else if (choice.value !== undefined) {
     base.value = choice.value;
   }

@@ -1,16 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Logger, silentLogger } from '../log.js';
-import { handleApiRequest } from './api-router.js';
 import type { Clock } from './clock.js';
-import { FaultInjector, type FaultSpec } from './faults.js';
+import type { FaultSpec } from './faults.js';
 import { sendJson } from './http-io.js';
 import type { WaitOptions } from './journal.js';
-import { UPLOAD_PATH } from './methods/index.js';
-import type { ApiCall, ResponseUrlPost, SlackMessage, WorkspaceIdentity } from './model.js';
-import { type RateLimitOptions, TokenBuckets } from './rate-limiter.js';
-import type { ResponseTarget } from './response-urls.js';
-import { deliverResponse, handleFileDownload, handleResponseUrl, handleUpload } from './side-routes.js';
+import type { ApiCall, SlackMessage, WorkspaceIdentity } from './model.js';
+import type { RateLimitOptions } from './rate-limiter.js';
+import { API_PATH, createSlackRoutes, type SlackSide } from './slack-routes.js';
 import { WorkspaceState } from './workspace-state.js';
 
 export interface FakeSlackOptions {
@@ -31,7 +28,7 @@ export interface FakeSlackOptions {
   state?: WorkspaceState;
 }
 
-export interface FakeSlack {
+export interface FakeSlack extends SlackSide {
   /** What to give WebClient as `slackApiUrl`: it appends the method name, e.g. `…/api/chat.postMessage`. */
   readonly apiUrl: string;
   /** `http://host:port`, no trailing slash. */
@@ -43,12 +40,6 @@ export interface FakeSlack {
   /** The next matching Web API calls answer with this HTTP error instead of running. */
   injectFault(spec: FaultSpec): void;
   clearFaults(): void;
-  /** A trigger_id for this user, valid for one views.open/push within 3 s: what Slack puts in interactions. */
-  issueTriggerId(userId: string): string;
-  /** A response_url on this server that turns what is POSTed to it into messages for `target`. */
-  issueResponseUrl(target: ResponseTarget): string;
-  /** Applies a slash-command ack body the way Slack does: as a free response to the command's response_url. */
-  applyAckMessage(responseUrl: string, body: Record<string, unknown>): ResponseUrlPost;
   waitForCall(
     method: string,
     predicate?: (call: ApiCall) => boolean,
@@ -58,10 +49,8 @@ export interface FakeSlack {
   close(): Promise<void>;
 }
 
-const RESPONSE_PATH = '/response/';
 /** A request still unanswered after this long when closing is cut off. */
 const CLOSE_GRACE_MS = 2000;
-const FILES_PATH = '/files/';
 
 /** Starts the fake Slack on loopback: Web API under /api/, plus the upload, response_url and file routes. */
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
@@ -76,65 +65,47 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       },
       ...(options.clock ? { clock: options.clock } : {}),
     });
-  const rateLimits = options.rateLimits === true ? {} : options.rateLimits || undefined;
-  const limiter = rateLimits ? new TokenBuckets(rateLimits, state.clock) : undefined;
-  const faults = new FaultInjector();
-  const botToken = options.botToken ?? 'xoxb-local';
   const host = options.host ?? '127.0.0.1';
   const inFlight = new Set<ServerResponse>();
 
   let baseUrl = '';
+  const routes = createSlackRoutes({
+    state,
+    botToken: options.botToken ?? 'xoxb-local',
+    ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+    logger,
+    baseUrl: () => baseUrl,
+  });
   const server = createServer((req, res) => {
     inFlight.add(res);
     res.on('close', () => inFlight.delete(res));
-    route(req, res).catch((error: unknown) => {
-      logger.error({ err: error, url: req.url }, 'fake slack request failed');
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'internal_error' });
-    });
+    routes
+      .handle(req, res)
+      .then((handled) => {
+        if (!handled) sendJson(res, 404, { ok: false, error: 'not_found' });
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, url: req.url }, 'fake slack request failed');
+        if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'internal_error' });
+      });
   });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', baseUrl);
-    const path = url.pathname;
-    if (path.startsWith('/api/')) {
-      const deps = { state, botToken, faults, limiter, logger, baseUrl };
-      return handleApiRequest(
-        deps,
-        decodeURIComponent(path.slice('/api/'.length)),
-        req,
-        res,
-        url.searchParams,
-      );
-    }
-    if (path.startsWith(UPLOAD_PATH) && req.method === 'POST') {
-      return handleUpload(state, path.slice(UPLOAD_PATH.length), req, res);
-    }
-    if (path.startsWith(RESPONSE_PATH) && req.method === 'POST') {
-      return handleResponseUrl(state, path.slice(RESPONSE_PATH.length), req, res);
-    }
-    if (path.startsWith(FILES_PATH) && req.method === 'GET') {
-      return handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, res);
-    }
-    sendJson(res, 404, { ok: false, error: 'not_found' });
-  }
 
   const port = await listen(server, options.port ?? 0, host);
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ baseUrl }, 'fake slack listening');
 
   return {
-    apiUrl: `${baseUrl}/api/`,
+    apiUrl: `${baseUrl}${API_PATH}`,
     baseUrl,
     port,
-    botToken,
+    botToken: routes.botToken,
     identity: state.identity,
     state,
-    injectFault: (spec) => faults.inject(spec),
-    clearFaults: () => faults.clear(),
-    issueTriggerId: (userId) => state.triggers.issue(userId),
-    issueResponseUrl: (target) => `${baseUrl}${RESPONSE_PATH}${state.responseUrls.issue(target).id}`,
-    applyAckMessage: (responseUrl, body) =>
-      deliverResponse(state, responseUrl.slice(`${baseUrl}${RESPONSE_PATH}`.length), body, { spend: false }),
+    injectFault: routes.injectFault,
+    clearFaults: routes.clearFaults,
+    issueTriggerId: routes.issueTriggerId,
+    issueResponseUrl: routes.issueResponseUrl,
+    applyAckMessage: routes.applyAckMessage,
     waitForCall: (method, predicate, waitOptions) => state.waitForCall(method, predicate, waitOptions),
     waitForMessage: (predicate, waitOptions) => state.waitForMessage(predicate, waitOptions),
     close: () => close(server, inFlight),

@@ -1,0 +1,167 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Logger, silentLogger } from '../log.js';
+import type { SlackDriver } from './driver-types.js';
+import { sendJson } from './http-io.js';
+import { type Asset, loadAssets, sendAsset } from './local/assets.js';
+import { EventHub } from './local/events.js';
+import { checkPage, checkPeer, type GuardVerdict } from './local/guard.js';
+import { loadSlashCommands, type SlashCommandInfo } from './local/manifest.js';
+import { createPageApi } from './local/page-api.js';
+import { UPLOAD_PATH } from './methods/index.js';
+import type { RateLimitOptions } from './rate-limiter.js';
+import { SEEDED } from './seed.js';
+import { createSlackDriver } from './slack-driver.js';
+import { API_PATH, createSlackRoutes, FILES_PATH, RESPONSE_PATH, type SlackRoutes } from './slack-routes.js';
+import { WorkspaceState } from './workspace-state.js';
+
+export interface LocalWorkspaceOptions {
+  /** The bot's signing secret: every request the workspace sends it is signed with it, as Slack does. */
+  signingSecret: string;
+  /**
+   * Where the bot takes Slack's requests, e.g. `http://127.0.0.1:3000/slack/events`. Its origin is also where
+   * the bot reaches this workspace (Web API, response_url, uploads): the workspace is served by the same server.
+   */
+  botEventsUrl: string;
+  /** The gateway simulator's base URL; the page's simulator panel drives its /_sim/ endpoints. Unset: no panel. */
+  simulatorUrl?: string;
+  logger?: Logger;
+  /** The bot token the Web API accepts. Default `xoxb-local`. */
+  botToken?: string;
+  /** Slack-like rate limits on the Web API (default on, as in Slack). */
+  rateLimits?: boolean | RateLimitOptions;
+  /** Answer other machines too (e.g. a container's published port). Default: only this machine. */
+  allowRemote?: boolean;
+  /** An existing state; a fresh seeded workspace otherwise. */
+  state?: WorkspaceState;
+}
+
+export interface LocalWorkspace {
+  /**
+   * Serves the page (`/`, `/assets/…`), its JSON endpoints and event stream (`/_ws/…`), the Web API (`/api/…`)
+   * and its side routes (`/response/…`, `/upload/…`, `/files/…`). Resolves false for any other path, so the
+   * caller answers it (404); never throws.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** The bot's SLACK_API_URL: `http://127.0.0.1:PORT/api/` (the origin of botEventsUrl). */
+  readonly apiUrl: string;
+  /** The bot's SLACK_BOT_TOKEN. */
+  readonly botToken: string;
+  /** The person using the page at first, an admin: put it in ADMIN_USER_IDS. */
+  readonly localUserId: string;
+  readonly state: WorkspaceState;
+  /** Slack's side, for tests that drive the bot directly. */
+  readonly driver: SlackDriver;
+  readonly routes: SlackRoutes;
+  /** Ends the page's event streams. Call it before closing the HTTP server, which waits for open requests. */
+  close(): Promise<void>;
+}
+
+/** The first person on the page: seeded as a workspace admin. */
+export const LOCAL_USER_ID = SEEDED.users.admin;
+
+const PAGE_API_PREFIX = '/_ws/';
+const ASSETS_PREFIX = '/assets/';
+
+/**
+ * The local workspace that stands in for Slack: the same fake Web API the tests use, a signed-request driver
+ * towards the bot, and a web page that looks and behaves like Slack, all mounted on the bot's own HTTP server.
+ * It talks to the bot only over HTTP, exactly as Slack does.
+ */
+export async function createLocalWorkspace(options: LocalWorkspaceOptions): Promise<LocalWorkspace> {
+  const logger = options.logger ?? silentLogger;
+  const origin = new URL(options.botEventsUrl).origin;
+  const state = options.state ?? new WorkspaceState();
+  const routes = createSlackRoutes({
+    state,
+    botToken: options.botToken ?? 'xoxb-local',
+    rateLimits: options.rateLimits ?? true,
+    logger,
+    baseUrl: () => origin,
+  });
+  const driver = createSlackDriver({
+    botUrl: options.botEventsUrl,
+    signingSecret: options.signingSecret,
+    fake: routes,
+  });
+  const [assets, commands] = await Promise.all([loadAssets(), loadSlashCommands()]);
+  const hub = new EventHub(state);
+  const simulatorUrl = options.simulatorUrl?.replace(/\/+$/, '');
+  const pageApi = createPageApi({ state, driver, commands, simulatorUrl, logger });
+  const guard = { allowRemote: options.allowRemote ?? false };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = new URL(req.url ?? '/', 'http://local.invalid');
+    const path = url.pathname;
+    if (isSlackRoute(path)) {
+      if (refused(res, checkPeer(req, guard))) return true;
+      return routes.handle(req, res);
+    }
+    const isPage =
+      path === '/' || path.startsWith(ASSETS_PREFIX) || path.startsWith(PAGE_API_PREFIX) || isPermalink(path);
+    if (!isPage) return false;
+    if (refused(res, checkPage(req, guard))) return true;
+    if (path === `${PAGE_API_PREFIX}events` && req.method === 'GET') {
+      hub.attach(req, res, state.journal.seq);
+      return true;
+    }
+    if (path.startsWith(PAGE_API_PREFIX)) {
+      await pageApi(path.slice(PAGE_API_PREFIX.length), req, res, url.searchParams);
+      return true;
+    }
+    if (isPermalink(path)) {
+      // chat.getPermalink hands these out: open the channel (and thread) on the page.
+      const [, , channel, p] = path.split('/');
+      const ts = `${p!.slice(1, -6)}.${p!.slice(-6)}`;
+      const thread = url.searchParams.get('thread_ts');
+      res.writeHead(302, { location: `/#/${channel}/${thread ?? ts}` }).end();
+      return true;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const asset = assetFor(assets, path);
+    if (!asset) return false;
+    sendAsset(res, asset, req.method === 'HEAD');
+    return true;
+  }
+
+  return {
+    handle: async (req, res) => {
+      try {
+        return await route(req, res);
+      } catch (error) {
+        logger.error({ err: error, url: req.url }, 'local workspace request failed');
+        if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'internal_error' });
+        else res.end();
+        return true;
+      }
+    },
+    apiUrl: `${origin}${API_PATH}`,
+    botToken: routes.botToken,
+    localUserId: LOCAL_USER_ID,
+    state,
+    driver,
+    routes,
+    close: async () => hub.close(),
+  };
+}
+
+function isSlackRoute(path: string): boolean {
+  return [API_PATH, RESPONSE_PATH, UPLOAD_PATH, FILES_PATH].some((prefix) => path.startsWith(prefix));
+}
+
+function isPermalink(path: string): boolean {
+  return /^\/archives\/[A-Z0-9]+\/p\d{7,}$/.test(path);
+}
+
+function assetFor(assets: Map<string, Asset>, path: string): Asset | undefined {
+  if (path === '/') return assets.get('index.html');
+  const name = path.slice(ASSETS_PREFIX.length);
+  return /^[a-z0-9-]+\.[a-z]+$/.test(name) ? assets.get(name) : undefined;
+}
+
+function refused(res: ServerResponse, verdict: GuardVerdict): boolean {
+  if (verdict.ok) return false;
+  res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' }).end(verdict.reason);
+  return true;
+}
+
+export type { SlashCommandInfo };

@@ -1,0 +1,16 @@
+import type { EphemeralMessage, SlackMessage } from '../model.js';
+import type { WorkspaceState } from '../workspace-state.js';
+
+/** A message as the page gets it: Slack's shape, plus a same-origin URL for each shared file. */
+export function presentMessage<M extends SlackMessage | EphemeralMessage>(message: M) {
+  if (!message.files?.length) return message;
+  return {
+    ...message,
+    files: message.files.map((f) => ({ ...f, url: `/files/${f.id}/${encodeURIComponent(f.name)}` })),
+  };
+}
+
+/** A user's modal stack (root first) and Home tab, as the page shows them. */
+export function viewsOf(state: WorkspaceState, userId: string) {
+  return { userId, stack: state.views.stack(userId), home: state.views.home(userId) ?? null };
+}

@@ -1,0 +1,196 @@
+import type { BlockAction, ViewStateValue } from '@slack/bolt';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED, type View } from '../../src/workspace/index.js';
+import {
+  type Browser,
+  eventually,
+  hasChromium,
+  type LocalBot,
+  launchChromium,
+  NO_CHROMIUM_REASON,
+  openWorkspace,
+  pageErrors,
+  screenshot,
+  startLocalBot,
+} from './support.js';
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+const option = (value: string, label = value) => ({ text: plain(label), value });
+
+/** Every input element the bot's modals use, and checkboxes, in one modal of this test's own. */
+const kitchenSink: View = {
+  type: 'modal',
+  callback_id: 'kitchen_sink',
+  title: plain('Every input'),
+  submit: plain('Save'),
+  close: plain('Cancel'),
+  blocks: [
+    { type: 'section', text: { type: 'mrkdwn', text: '*All the inputs* a modal of the bot may hold.' } },
+    {
+      type: 'input',
+      block_id: 'name',
+      label: plain('Name'),
+      element: { type: 'plain_text_input', action_id: 'name', placeholder: plain('Your name') },
+    },
+    {
+      type: 'input',
+      block_id: 'notes',
+      optional: true,
+      label: plain('Notes'),
+      hint: plain('Anything else.'),
+      element: { type: 'plain_text_input', action_id: 'notes', multiline: true, initial_value: 'first' },
+    },
+    {
+      type: 'input',
+      block_id: 'colour',
+      label: plain('Colour'),
+      element: {
+        type: 'static_select',
+        action_id: 'colour',
+        options: [option('red', 'Red'), option('green', 'Green'), option('blue', 'Blue')],
+        initial_option: option('green', 'Green'),
+      },
+    },
+    {
+      type: 'input',
+      block_id: 'size',
+      label: plain('Size'),
+      element: {
+        type: 'radio_buttons',
+        action_id: 'size',
+        options: [option('s', 'Small'), option('m', 'Medium'), option('l', 'Large')],
+      },
+    },
+    {
+      type: 'input',
+      block_id: 'extras',
+      optional: true,
+      dispatch_action: true,
+      label: plain('Extras'),
+      element: {
+        type: 'checkboxes',
+        action_id: 'extras',
+        options: [option('gift', 'Gift wrap'), option('note', 'Card'), option('fast', 'Express')],
+      },
+    },
+    {
+      type: 'input',
+      block_id: 'count',
+      label: plain('How many'),
+      element: {
+        type: 'number_input',
+        action_id: 'count',
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: '10',
+      },
+    },
+  ],
+} as View;
+
+const stepTwo: View = {
+  type: 'modal',
+  callback_id: 'kitchen_sink_2',
+  title: plain('Step two'),
+  close: plain('Back'),
+  blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Pushed on top of the first view.' } }],
+} as View;
+
+describe.skipIf(!hasChromium)(
+  `modal inputs in a real browser${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let bot: LocalBot;
+    let browser: Browser;
+    let page: Page;
+    const submissions: Record<string, Record<string, ViewStateValue>>[] = [];
+    const actions: BlockAction['actions'] = [];
+
+    beforeAll(async () => {
+      bot = await startLocalBot();
+      browser = await launchChromium();
+      let answers = 0;
+      bot.app.view('kitchen_sink', async ({ ack, view }) => {
+        submissions.push(view.state.values);
+        answers += 1;
+        if (answers === 1) await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
+        else await ack({ response_action: 'push', view: stepTwo });
+      });
+      bot.app.action({ action_id: 'extras', type: 'block_actions' }, async ({ ack, body }) => {
+        actions.push(...(body as BlockAction).actions);
+        await ack();
+      });
+      page = await openWorkspace(browser.context, bot.url);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await bot?.close();
+    });
+
+    it('renders and submits text, multi-line text, select, radio, checkboxes and number inputs as Slack does', async () => {
+      bot.workspace.state.views.open(SEEDED.users.admin, kitchenSink);
+      const modal = page.getByRole('dialog', { name: 'Every input' });
+      await modal.waitFor();
+      await modal.locator('b', { hasText: 'All the inputs' }).waitFor();
+      expect(await modal.getByLabel('Notes').inputValue()).toBe('first');
+      expect(await modal.getByLabel('Colour').inputValue()).toBe('green');
+
+      // Slack checks required fields and number bounds itself, before the app sees anything.
+      await modal.getByRole('button', { name: 'Save' }).click();
+      const nameField = modal.locator('.bk-input-block', { has: page.getByLabel('Name') });
+      await nameField.getByRole('alert').getByText('Please complete this required field.').waitFor();
+      await modal
+        .locator('.bk-input-block', { has: page.getByRole('radiogroup') })
+        .getByText('Please complete this required field.')
+        .waitFor();
+
+      await modal.getByLabel('Name').fill('Ada');
+      await eventually(() => nameField.getByRole('alert').count()).toBe(0);
+      await modal.getByLabel('Notes').fill('two\nlines');
+      await modal.getByLabel('Colour').selectOption('blue');
+      await modal.getByRole('radio', { name: 'Medium' }).check();
+      // dispatch_action on the checkboxes: a block_actions per change, with what is ticked now.
+      await modal.getByRole('checkbox', { name: 'Card' }).check();
+      await eventually(() => actions.length).toBe(1);
+      expect(actions[0]).toMatchObject({
+        type: 'checkboxes',
+        action_id: 'extras',
+        block_id: 'extras',
+        selected_options: [{ value: 'note', text: { text: 'Card' } }],
+      });
+      await modal.getByLabel('How many').fill('42');
+      await modal.getByRole('button', { name: 'Save' }).click();
+      await modal.getByText('Please enter a number between 1 and 10.').waitFor();
+      expect(submissions).toHaveLength(0);
+
+      await modal.getByLabel('How many').fill('7');
+      await modal.getByRole('button', { name: 'Save' }).click();
+      // The app answers response_action: errors; the message shows under the field it names.
+      const notesField = modal.locator('.bk-input-block', { has: page.getByLabel('Notes') });
+      await notesField.getByRole('alert').getByText('Say a little more.').waitFor();
+      expect(submissions[0]).toEqual({
+        name: { name: { type: 'plain_text_input', value: 'Ada' } },
+        notes: { notes: { type: 'plain_text_input', value: 'two\nlines' } },
+        colour: { colour: { type: 'static_select', selected_option: option('blue', 'Blue') } },
+        size: { size: { type: 'radio_buttons', selected_option: option('m', 'Medium') } },
+        extras: { extras: { type: 'checkboxes', selected_options: [option('note', 'Card')] } },
+        count: { count: { type: 'number_input', value: '7' } },
+      });
+      await screenshot(page, '12-modal-inputs-errors');
+
+      // response_action: push stacks a view with a Back button; Back shows the first view, values intact.
+      await modal.getByRole('button', { name: 'Save' }).click();
+      const pushed = page.getByRole('dialog', { name: 'Step two' });
+      await pushed.getByText('Pushed on top of the first view.').waitFor();
+      await screenshot(page, '13-modal-pushed');
+      await pushed.locator('.modal-foot').getByRole('button', { name: 'Back' }).click();
+      await modal.waitFor();
+      expect(await modal.getByLabel('Name').inputValue()).toBe('Ada');
+      expect(await modal.getByRole('radio', { name: 'Medium' }).isChecked()).toBe(true);
+      await modal.locator('.modal-foot').getByRole('button', { name: 'Cancel' }).click();
+      await modal.waitFor({ state: 'detached' });
+      expect(bot.workspace.state.views.stack(SEEDED.users.admin)).toEqual([]);
+      expect(pageErrors(page)).toEqual([]);
+    });
+  },
+);

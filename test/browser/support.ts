@@ -1,0 +1,212 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { App } from '@slack/bolt';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
+import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
+import { InboundRelay } from '../../src/jobs/inbound-relay.js';
+import { DeliveryTracker } from '../../src/jobs/tracker.js';
+import { silentLogger } from '../../src/log.js';
+import { createSlackApp } from '../../src/slack/app.js';
+import { updateCard } from '../../src/slack/cards.js';
+import type { SlackDeps } from '../../src/slack/deps.js';
+import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { SEEDED } from '../../src/workspace/index.js';
+import { createLocalWorkspace, type LocalWorkspace } from '../../src/workspace/local.js';
+import { testSettings } from '../support/settings.js';
+import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** CI installs Debian's chromium (.ci/run); without it the browser suites are skipped, never a download. */
+export const hasChromium = existsSync(CHROMIUM_PATH);
+export const NO_CHROMIUM_REASON = `${CHROMIUM_PATH} is missing (apt-get install -y chromium)`;
+
+export const ARTIFACTS_DIR = join(process.cwd(), 'test-artifacts', 'browser');
+const SIGNING_SECRET = 'browser-tests-signing-secret-0123456789';
+
+/**
+ * The bot as local mode runs it, on loopback: the simulator as the gateway, SQLite in a temp folder, Bolt in
+ * HTTP mode, and the local workspace on the bot's own HTTP server, its /api/ being the bot's SLACK_API_URL.
+ */
+export interface LocalBot {
+  /** The page: `http://127.0.0.1:PORT/`. */
+  url: string;
+  http: RunningHttpServer;
+  workspace: LocalWorkspace;
+  store: Store;
+  deps: SlackDeps;
+  /** The Bolt app: a test may add a listener of its own (a view of its own making). */
+  app: App;
+  control: SimulatorControl;
+  /** Not started: tests poll it (`pollNow`) instead of waiting for its schedule. */
+  tracker: DeliveryTracker;
+  /** Inbound SMS go to #sms-ops. Not started: tests call `pollOnce()`. */
+  relay: InboundRelay;
+  close(): Promise<void>;
+}
+
+export async function startLocalBot(): Promise<LocalBot> {
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-browser-'));
+  const { sim, control } = await startTestSimulator();
+  const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
+  const gateway = new GatewayClient({
+    baseUrl: sim.url,
+    username: 'demo',
+    password: 'demo',
+    timeoutMs: 2_000,
+    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  });
+  let tracker: DeliveryTracker | undefined;
+  // The server listens first (its port names every URL); the listeners are plugged in once built.
+  let slackListener: RequestListener | undefined;
+  let workspace: LocalWorkspace | undefined;
+  const http = await startHttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    slackListener: (req, res) => slackListener!(req, res),
+    health: async () => ({ ok: true }),
+    extra: (req, res) => (workspace ? workspace.handle(req, res) : false),
+  });
+  workspace = await createLocalWorkspace({
+    signingSecret: SIGNING_SECRET,
+    botEventsUrl: `${http.url}/slack/events`,
+    simulatorUrl: sim.url,
+    logger: silentLogger,
+  });
+  const deps: SlackDeps = {
+    gateway,
+    store,
+    logger: silentLogger,
+    settings: testSettings([workspace.localUserId]),
+    now: () => new Date(),
+    nudgeTracker: (id) => {
+      void tracker?.pollNow(id).catch(() => undefined);
+    },
+  };
+  const slack = await createSlackApp(deps, {
+    mode: 'http',
+    botToken: workspace.botToken,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: workspace.apiUrl,
+    logger: silentLogger,
+    retryConfig: { retries: 2, minTimeout: 50, maxTimeout: 200 },
+  });
+  slackListener = slack.requestListener;
+  tracker = new DeliveryTracker({
+    gateway,
+    store,
+    logger: silentLogger,
+    onProgress: (row) => updateCard(deps, slack.app.client, row),
+  });
+  const relay = new InboundRelay({
+    gateway,
+    store,
+    poster: createSlackInboundPoster({
+      client: inboundWebClient(workspace.botToken, { apiUrl: workspace.apiUrl }),
+      adminUserIds: deps.settings.adminUserIds,
+      reportTimeZone: deps.settings.reportTimeZone,
+      simulated: true,
+      logger: silentLogger,
+    }),
+    logger: silentLogger,
+    settings: { instanceId: 'browser-tests', pollSeconds: 1, defaultChannel: SEEDED.channels.smsOps },
+  });
+  const local = workspace;
+  return {
+    url: `${http.url}/`,
+    http,
+    workspace: local,
+    store,
+    deps,
+    app: slack.app,
+    control,
+    tracker,
+    relay,
+    close: async () => {
+      await relay.stop();
+      await tracker?.stop();
+      // The page's event streams first: the HTTP server waits for open requests before it closes.
+      await local.close();
+      await http.close();
+      await gateway.close();
+      await sim.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Debian's chromium, headless, with a fresh profile that is removed afterwards. */
+export async function launchChromium(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'smsops-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  context.setDefaultTimeout(10_000);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const uncaught = new WeakMap<Page, string[]>();
+
+/** Opens the workspace page and waits until it has loaded its data; uncaught page errors are kept. */
+export async function openWorkspace(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  uncaught.set(page, errors);
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.locator('body[data-ready="1"]').waitFor();
+  return page;
+}
+
+/** Errors the page's own script threw and did not catch. */
+export function pageErrors(page: Page): string[] {
+  return uncaught.get(page) ?? [];
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Types a line into the main composer and presses Return, as a person would. */
+export async function typeInComposer(page: Page, text: string): Promise<void> {
+  const composer = page.locator('#main .composer textarea');
+  await composer.click();
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+/** expect.poll with room for a loaded CI machine: vitest's default gives up after one second. */
+export function eventually<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { timeout: 10_000, interval: 50, ...options });
+}

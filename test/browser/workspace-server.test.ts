@@ -1,0 +1,184 @@
+import { request } from 'node:http';
+import { webApi } from '@slack/bolt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Directory, SEEDED, WorkspaceState } from '../../src/workspace/index.js';
+import { parseSlashCommands } from '../../src/workspace/local/manifest.js';
+import { slackEscape } from '../../src/workspace/local/slack-text.js';
+import { type LocalBot, startLocalBot } from './support.js';
+
+/** The local workspace as the bot's HTTP server serves it: no browser needed. */
+describe('local workspace on the bot’s own server', () => {
+  let bot: LocalBot;
+  let base: string;
+
+  beforeAll(async () => {
+    bot = await startLocalBot();
+    base = bot.url.replace(/\/$/, '');
+  });
+  afterAll(() => bot?.close());
+
+  /** A raw request, so the Host and Origin headers are exactly the ones given. */
+  function raw(
+    path: string,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; type: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        `${base}${path}`,
+        { method: options.method ?? 'GET', headers: options.headers },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(options.body);
+    });
+  }
+
+  it('serves the page, its assets, and the Web API the bot uses, next to /healthz and /slack/events', async () => {
+    const page = await raw('/');
+    expect(page.status).toBe(200);
+    expect(page.type).toContain('text/html');
+    expect(page.body).toContain('/assets/app.js');
+    for (const asset of ['app.js', 'render.js', 'emoji.js', 'styles.css']) {
+      expect((await raw(`/assets/${asset}`)).status).toBe(200);
+    }
+    expect((await raw('/assets/../local.ts')).status).toBe(404);
+    expect((await raw('/healthz')).status).toBe(200);
+    // Unsigned: Bolt refuses it, as it refuses anything not signed with the secret.
+    expect((await raw('/slack/events', { method: 'POST', body: 'x' })).status).toBe(401);
+    expect((await raw('/nothing-here')).status).toBe(404);
+
+    const client = new webApi.WebClient(bot.workspace.botToken, {
+      slackApiUrl: bot.workspace.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+    expect(bot.workspace.apiUrl).toBe(`${base}/api/`);
+    const auth = await client.auth.test();
+    expect(auth).toMatchObject({ ok: true, user_id: 'U0SMSBOT', url: `${base}/` });
+    const posted = await client.chat.postMessage({ channel: SEEDED.channels.general, text: 'hello' });
+    const link = await client.chat.getPermalink({ channel: SEEDED.channels.general, message_ts: posted.ts! });
+    expect(link.permalink).toMatch(new RegExp(`^${base}/archives/C0GENERAL/p\\d+$`));
+    const redirect = await raw(new URL(link.permalink!).pathname);
+    expect(redirect.status).toBe(302);
+  });
+
+  it('answers only this machine’s pages: a foreign Host, a cross-site Origin or a non-JSON POST is refused', async () => {
+    const json = { 'content-type': 'application/json' };
+    const body = JSON.stringify({
+      user: SEEDED.users.admin,
+      channel: SEEDED.channels.smsOps,
+      text: '/sms help',
+    });
+    expect((await raw('/', { headers: { host: 'evil.example:80' } })).status).toBe(403);
+    const crossSite = await raw('/_ws/command', {
+      method: 'POST',
+      headers: { ...json, origin: 'http://evil.example' },
+      body,
+    });
+    expect(crossSite.status).toBe(403);
+    const form = await raw('/_ws/command', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    expect(form.status).toBe(415);
+    const ok = await raw('/_ws/command', { method: 'POST', headers: { ...json, origin: base }, body });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, status: 200 });
+    const stranger = await raw('/_ws/command', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ user: 'U0NOBODY', channel: SEEDED.channels.smsOps, text: '/sms help' }),
+    });
+    expect(stranger.status).toBe(400);
+  });
+
+  it('streams what happens as server-sent events, and close() ends the streams', async () => {
+    const res = await fetch(`${base}/_ws/events`);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${seen}`);
+        seen += decoder.decode(value);
+      }
+    };
+    await until(/event: hello/);
+    await bot.workspace.driver.slashCommand({
+      command: '/sms',
+      text: 'help',
+      userId: SEEDED.users.alice,
+      channelId: SEEDED.channels.general,
+    });
+    await until(/event: eph\ndata: .*"recipient":"U0ALICE"/);
+    // A browser left open must not hold the HTTP server's close: close() ends the stream.
+    await bot.workspace.close();
+    await expect(
+      reader.read().then(async function drain(r): Promise<boolean> {
+        return r.done ? true : drain(await reader.read());
+      }),
+    ).resolves.toBe(true);
+    expect((await raw('/_ws/events')).status).toBe(503);
+  });
+
+  it('turns typed mentions into Slack’s syntax, as Slack does before the app sees them', () => {
+    const directory = new WorkspaceState().directory;
+    expect(slackEscape('grant @alice sender', directory, 'command')).toBe('grant <@U0ALICE|alice> sender');
+    expect(slackEscape('hi @alice in #sms-ops @here', directory, 'message')).toBe(
+      'hi <@U0ALICE> in <#C0SMSOPS|sms-ops> <!here>',
+    );
+    expect(slackEscape('Fish & chips <b> @nobody bob@example.com', directory, 'command')).toBe(
+      'Fish &amp; chips &lt;b&gt; @nobody bob@example.com',
+    );
+    expect(slackEscape('x', new Directory(), 'command')).toBe('x');
+  });
+
+  it('shows the usage hint of the manifest', () => {
+    const commands = parseSlashCommands(`features:
+  slash_commands:
+    - command: /sms
+      url: https://x/slack/events
+      description: Send SMS
+      usage_hint: "help | send [numbers] [text]"
+      should_escape: true
+oauth_config:
+  scopes: {}
+`);
+    expect(commands).toEqual([
+      { command: '/sms', description: 'Send SMS', usageHint: 'help | send [numbers] [text]' },
+    ]);
+    expect(parseSlashCommands('features: {}')).toEqual([]);
+  });
+});
+
+describe('shutting down with a page still open', () => {
+  it('does not hold the HTTP server’s close, even when the server is closed before the workspace', async () => {
+    const bot = await startLocalBot();
+    try {
+      const res = await fetch(`${bot.url}_ws/events`);
+      const reader = res.body!.getReader();
+      await reader.read();
+      const started = performance.now();
+      await bot.http.close();
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await expect(
+        reader.read().then(async function drain(r): Promise<boolean> {
+          return r.done ? true : drain(await reader.read());
+        }),
+      ).resolves.toBe(true);
+    } finally {
+      await bot.close();
+    }
+  });
+});

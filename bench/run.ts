@@ -1,4 +1,6 @@
 import { cpus } from 'node:os';
+import { benchDigest } from './digest.js';
+import { benchInbound } from './inbound.js';
 import { benchStorage, type Figure } from './storage.js';
 
 /**
@@ -13,4 +15,6 @@ function line(f: Figure): string {
 }
 
 console.log(`smsops bench — ${new Date().toISOString()} — Node ${process.version} — ${cpus().length} cores`);
-for (const figure of await benchStorage()) console.log(line(figure));
+for (const bench of [benchStorage, benchInbound, benchDigest]) {
+  for (const figure of await bench()) console.log(line(figure));
+}

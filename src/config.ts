@@ -1,6 +1,8 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
+import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
+import { DEFAULT_STOP_WORDS } from './sms/index.js';
 
 /**
  * The whole configuration, read once from process.env (after dotenv) by main.ts and passed down.
@@ -40,6 +42,17 @@ export interface Config {
     readonly confirmRecipients: number;
     readonly confirmCost?: number;
     readonly pricePerSegment: number;
+  };
+  readonly inbound: {
+    readonly conversationHours: number;
+    readonly stopWords: readonly string[];
+    /** Inbound keyword → survey id; empty: a keyword matches a survey whose name starts with it. */
+    readonly surveyKeywords: Readonly<Record<string, number>>;
+  };
+  readonly digests: {
+    readonly alertCheckMinutes: number;
+    readonly catchUpMinutes: number;
+    readonly charts: boolean;
   };
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -177,6 +190,38 @@ const envSchema = z.object({
       message: 'expected a cron expression with 5 or 6 fields such as "0 9 * * *"',
     }),
   INBOUND_POLL_SECONDS: integer(1, 3600, 15),
+  CONVERSATION_HOURS: integer(1, 720, 24),
+  STOP_WORDS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((w) => w.trim())
+        .filter((w) => w !== ''),
+    ),
+  SURVEY_KEYWORDS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseSurveyKeywords(v);
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected KEYWORD=surveyId pairs such as ANKET=301,KATIL=302',
+        });
+        return z.NEVER;
+      }
+    }),
+  ALERT_CHECK_MINUTES: integer(1, 60, 5),
+  DIGEST_CATCH_UP_MINUTES: integer(0, 1440, 60),
+  DIGEST_CHARTS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'on' : v.toLowerCase()))
+    .pipe(z.enum(['on', 'off'], { message: 'expected on or off' })),
   MAX_SEGMENTS: integer(1, 10, 6),
   MAX_RECIPIENTS: integer(1, 100_000, 10_000),
   CONFIRM_RECIPIENTS: integer(0, 100_000, 50),
@@ -261,6 +306,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     digestChannel: e.DIGEST_CHANNEL,
     digestCron: e.DIGEST_CRON,
     inboundPollSeconds: e.INBOUND_POLL_SECONDS,
+    inbound: {
+      conversationHours: e.CONVERSATION_HOURS,
+      stopWords: e.STOP_WORDS.length > 0 ? e.STOP_WORDS : [...DEFAULT_STOP_WORDS],
+      // The simulator's surveys answer to these keywords; a real gateway's are set explicitly.
+      surveyKeywords:
+        Object.keys(e.SURVEY_KEYWORDS).length > 0 || e.SMS_GATEWAY_URL
+          ? e.SURVEY_KEYWORDS
+          : { ANKET: 301, KATIL: 302 },
+    },
+    digests: {
+      alertCheckMinutes: e.ALERT_CHECK_MINUTES,
+      catchUpMinutes: e.DIGEST_CATCH_UP_MINUTES,
+      charts: e.DIGEST_CHARTS === 'on',
+    },
     sending: {
       maxSegments: e.MAX_SEGMENTS,
       maxRecipients: e.MAX_RECIPIENTS,

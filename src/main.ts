@@ -1,15 +1,26 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import { hostname } from 'node:os';
 import dotenv from 'dotenv';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Gateway, GatewayClient } from './gateway/index.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
+import { LowBalanceChecker } from './jobs/alert-balance.js';
+import { ensureDefaultDigests } from './jobs/digest-defaults.js';
+import { DigestScheduler } from './jobs/digest-scheduler.js';
+import { InboundRelay } from './jobs/inbound-relay.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import { createLogger, type Logger } from './log.js';
-import { SETUP_HELP } from './setup-help.js';
+import { LOCAL_MODE_NOTE } from './setup-help.js';
 import { startSimulator } from './simulator/server.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { updateCard } from './slack/cards.js';
 import type { SlackDeps } from './slack/deps.js';
+import { SlackDigestPoster } from './slack/digest-poster.js';
+import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
 import { openStore, type Store, StoreOpenError } from './store/index.js';
+import { createLocalWorkspace, type LocalWorkspace } from './workspace/local.js';
+import { SEEDED } from './workspace/seed.js';
 
 dotenv.config({ quiet: true });
 
@@ -44,6 +55,7 @@ function gatewayProbe(gateway: Gateway) {
 
 async function run(config: Config, logger: Logger): Promise<() => Promise<void>> {
   const closers: Array<() => Promise<void>> = [];
+  let httpServer: RunningHttpServer | undefined;
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
@@ -53,6 +65,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     logger.info({ store: store.target }, 'store opened');
 
     let gatewayUrl = config.gateway.url;
+    let simulatorUrl: string | undefined;
     if (!gatewayUrl) {
       const simulator = await startSimulator({
         port: 0,
@@ -63,6 +76,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       });
       closers.push(() => simulator.close());
       gatewayUrl = simulator.url;
+      simulatorUrl = simulator.url;
       logger.warn(
         { url: simulator.url },
         'SIMULATED GATEWAY: SMS_GATEWAY_URL is unset, no real SMS will be sent',
@@ -100,14 +114,46 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     }
 
     const mode = config.slack.mode === 'socket' ? 'socket' : 'http';
-    const slack: SlackApp = await createSlackApp(deps, {
-      mode,
+    const local = config.slack.mode === 'local';
+    // The server is up before the Slack app: in local mode the app's own auth.test goes to the workspace
+    // it serves. Requests reach the app once it exists; until then Slack is asked to try again.
+    let slackListener: RequestListener | undefined;
+    let health: () => Promise<HealthReport> = async () => ({ ok: false, starting: true });
+    let workspace: LocalWorkspace | undefined;
+    const http: RunningHttpServer = await startHttpServer({
+      port: config.port,
+      slackListener: (req, res) => {
+        if (slackListener) slackListener(req, res);
+        else res.writeHead(503, { 'retry-after': '1' }).end();
+      },
+      health: () => health(),
+      extra: (req, res) => workspace?.handle(req, res) ?? false,
+    });
+    httpServer = http;
+    let slackOptions = {
       botToken: config.slack.botToken!,
       signingSecret: config.slack.signingSecret,
-      appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,
+    };
+    if (local) {
+      const signingSecret = randomBytes(32).toString('hex');
+      workspace = await createLocalWorkspace({
+        signingSecret,
+        botEventsUrl: `http://127.0.0.1:${http.port}/slack/events`,
+        simulatorUrl: simulatorUrl,
+        logger,
+      });
+      const w = workspace;
+      deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };
+      slackOptions = { botToken: w.botToken, signingSecret, apiUrl: w.apiUrl };
+    }
+    const slack: SlackApp = await createSlackApp(deps, {
+      mode,
+      ...slackOptions,
+      appToken: config.slack.appToken,
       logger,
     });
+    slackListener = slack.requestListener;
 
     tracker = new DeliveryTracker({
       gateway,
@@ -118,37 +164,119 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     tracker.start();
     closers.push(() => tracker!.stop());
 
-    const probe = gatewayProbe(gateway);
-    const http: RunningHttpServer = await startHttpServer({
-      port: config.port,
-      slackListener: slack.requestListener,
-      health: async (): Promise<HealthReport> => {
-        const [storeHealth, gatewayHealth] = await Promise.all([store.health(), probe()]);
-        return {
-          ok: storeHealth.ok,
-          store: storeHealth,
-          gateway: {
-            reachable: gatewayHealth.ok,
-            checkedAt: gatewayHealth.at,
-            reason: gatewayHealth.reason,
-            simulated: !config.gateway.url,
-          },
-          degraded: !gatewayHealth.ok,
-          lastInboundPoll: null,
-        };
+    // Unique per process: the relay treats an unposted claim under its own id as its own leftover.
+    const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    const simulated = !config.gateway.url;
+    // Local mode shows inbound SMS in #sms-ops unless INBOUND_CHANNEL says otherwise.
+    const inboundChannel = config.inboundChannel ?? (local ? SEEDED.channels.smsOps : undefined);
+    if (inboundChannel) {
+      await store.subscriptions.add(inboundChannel, { kind: 'inbound' }, 'INBOUND_CHANNEL');
+    }
+    const relay = new InboundRelay({
+      gateway,
+      store,
+      // Its own client: 429s come back to the relay, which paces per channel, instead of pausing every
+      // Slack call the app makes.
+      poster: createSlackInboundPoster({
+        client: inboundWebClient(slackOptions.botToken, { apiUrl: slackOptions.apiUrl }),
+        adminUserIds: config.adminUserIds,
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        logger,
+      }),
+      logger,
+      settings: {
+        instanceId,
+        pollSeconds: config.inboundPollSeconds,
+        conversationHours: config.inbound.conversationHours,
+        stopWords: config.inbound.stopWords,
+        surveyKeywords: config.inbound.surveyKeywords,
       },
     });
-    // Intake stops first on shutdown: the HTTP server is the last thing opened, the first closed.
+    relay.start();
+    closers.push(() => relay.stop());
+
+    await ensureDefaultDigests(
+      store,
+      config.digestChannel
+        ? { channel: config.digestChannel, cron: config.digestCron, timeZone: config.reportTimeZone }
+        : undefined,
+    );
+    const digestPoster = new SlackDigestPoster({
+      client: slack.app.client,
+      logger,
+      charts: config.digests.charts,
+    });
+    const digests = new DigestScheduler({
+      gateway,
+      store,
+      poster: digestPoster,
+      logger,
+      settings: {
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        instanceId,
+        catchUpMinutes: config.digests.catchUpMinutes,
+      },
+    });
+    const alerts = new LowBalanceChecker({
+      gateway,
+      store,
+      poster: digestPoster,
+      logger,
+      settings: {
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        alertCheckMinutes: config.digests.alertCheckMinutes,
+      },
+    });
+    digests.start();
+    alerts.start();
+    closers.push(
+      () => digests.stop(),
+      () => alerts.stop(),
+    );
+
+    const probe = gatewayProbe(gateway);
+    health = async (): Promise<HealthReport> => {
+      const [storeHealth, gatewayHealth] = await Promise.all([store.health(), probe()]);
+      return {
+        ok: storeHealth.ok,
+        store: storeHealth,
+        gateway: {
+          reachable: gatewayHealth.ok,
+          checkedAt: gatewayHealth.at,
+          reason: gatewayHealth.reason,
+          simulated: !config.gateway.url,
+        },
+        degraded: !gatewayHealth.ok,
+        lastInboundPoll: relay.lastSuccessfulPoll ?? null,
+      };
+    };
+    // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
     closers.push(() => http.close());
+    // Closed before the server: an open browser tab's event stream would otherwise hold its close.
+    if (workspace) {
+      const w = workspace;
+      closers.push(() => w.close());
+    }
     await slack.start();
     closers.push(() => slack.stop());
-    logger.info(
-      { mode, port: http.port },
-      `smsops is running (${mode === 'socket' ? 'Socket Mode' : `HTTP mode on :${http.port}`})`,
-    );
+    if (local) {
+      logger.info(
+        { port: http.port },
+        `smsops is running in local mode: open http://localhost:${http.port}/`,
+      );
+    } else {
+      logger.info(
+        { mode, port: http.port },
+        `smsops is running (${mode === 'socket' ? 'Socket Mode' : `HTTP mode on :${http.port}`})`,
+      );
+    }
     return closeAll;
   } catch (error) {
     await closeAll();
+    await httpServer?.close();
     throw error;
   }
 }
@@ -165,12 +293,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (config.slack.mode === 'local') {
-    process.stderr.write(`${SETUP_HELP}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const logger = createLogger({ level: config.logLevel, readable: process.stdout.isTTY === true });
+  const local = config.slack.mode === 'local';
+  // Local mode is for a person at a terminal: readable lines. Production: JSON lines.
+  const logger = createLogger({ level: config.logLevel, readable: local || process.stdout.isTTY === true });
+  if (local) logger.info(LOCAL_MODE_NOTE);
   let stop: () => Promise<void>;
   try {
     stop = await run(config, logger);

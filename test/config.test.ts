@@ -25,6 +25,9 @@ describe('loadConfig', () => {
     expect(config.digestCron).toBe('0 9 * * *');
     expect(config.inboundPollSeconds).toBe(15);
     expect(config.logLevel).toBe('info');
+    expect(config.inbound.stopWords).toEqual(['STOP', 'UNSUBSCRIBE', 'IPTAL', 'DUR']);
+    // With the simulator, its surveys' keywords are known.
+    expect(config.inbound.surveyKeywords).toEqual({ ANKET: 301, KATIL: 302 });
     // Without a real gateway the simulator's credentials are used.
     expect(config.gateway.username).toBe('demo');
   });
@@ -61,7 +64,19 @@ describe('loadConfig', () => {
       CONFIRM_RECIPIENTS: '10',
       CONFIRM_COST: '12.50',
       SMS_PRICE_PER_SEGMENT: '0.031',
+      CONVERSATION_HOURS: '12',
+      STOP_WORDS: 'STOP, BASTA',
+      SURVEY_KEYWORDS: 'POLL=7',
+      ALERT_CHECK_MINUTES: '10',
+      DIGEST_CATCH_UP_MINUTES: '0',
+      DIGEST_CHARTS: 'off',
     });
+    expect(config.inbound).toEqual({
+      conversationHours: 12,
+      stopWords: ['STOP', 'BASTA'],
+      surveyKeywords: { POLL: 7 },
+    });
+    expect(config.digests).toEqual({ alertCheckMinutes: 10, catchUpMinutes: 0, charts: false });
     expect(config.sending).toEqual({
       maxSegments: 4,
       maxRecipients: 500,
@@ -95,8 +110,12 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'loud',
       CONFIRM_COST: 'lots',
       MAX_SEGMENTS: '11',
+      SURVEY_KEYWORDS: 'ANKET',
     });
-    expect(problems).toHaveLength(9);
+    expect(problems).toHaveLength(10);
+    expect(problems.join('\n')).toMatch(
+      /^SURVEY_KEYWORDS: expected KEYWORD=surveyId pairs such as ANKET=301,KATIL=302/m,
+    );
     expect(problems.join('\n')).toMatch(
       /^CONFIRM_COST: expected an amount such as 25 or 12.50 \(got "lots"\)$/m,
     );

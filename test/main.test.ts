@@ -51,11 +51,27 @@ async function waitForLine(output: () => string, pattern: RegExp, exited: Promis
 }
 
 describe('npm start (src/main.ts)', () => {
-  it('without Slack credentials explains what to set and exits non-zero', async () => {
-    const { exited, output } = start({ DATABASE_URL: `sqlite:${join(dir, 'a.db')}` });
-    expect(await exited).toBe(1);
-    expect(output()).toContain('manifest.yml');
-    expect(output()).toContain('SLACK_BOT_TOKEN');
+  it('without Slack credentials starts local mode: the workspace page, the bot behind it, and a clean stop', async () => {
+    const port = await closedPort();
+    const { child, exited, output } = start({
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dir, 'local.db')}`,
+    });
+    await waitForLine(output, new RegExp(`open http://localhost:${port}/`), exited);
+    expect(output()).toContain('local mode');
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(((await health.json()) as { ok: boolean }).ok).toBe(true);
+    // The workspace's Web API answers the bot's token: what the page shows comes from the real bot.
+    const auth = await fetch(`http://127.0.0.1:${port}/api/auth.test`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer xoxb-local' },
+    });
+    expect(((await auth.json()) as { ok: boolean }).ok).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('with a bad variable names it and exits non-zero', async () => {

@@ -16,6 +16,7 @@ import {
   startFakeSlack,
 } from '../../src/workspace/index.js';
 import { slashCommandPayload } from '../../src/workspace/payloads.js';
+import { testSettings } from '../support/settings.js';
 import { startTestSimulator } from '../support/simulator.js';
 import { ephemeralText } from '../support/slack-harness.js';
 import {
@@ -80,19 +81,7 @@ beforeAll(async () => {
     gateway,
     store,
     logger: silentLogger,
-    settings: {
-      adminUserIds: [users.admin],
-      defaultCountry: 'TR',
-      reportTimeZone: 'Europe/Istanbul',
-      simulated: true,
-      sending: {
-        maxSegments: 6,
-        maxRecipients: 10_000,
-        confirmRecipients: 50,
-        pricePerSegment: 0.05,
-        defaultValidityMinutes: 1440,
-      },
-    },
+    settings: testSettings([users.admin]),
     now: () => new Date(),
     nudgeTracker: () => undefined,
   };

@@ -18,6 +18,7 @@ import {
   startFakeSlack,
   type ViewOutput,
 } from '../../src/workspace/index.js';
+import { testSettings } from './settings.js';
 import { type SimulatorControl, startTestSimulator } from './simulator.js';
 
 export const SIGNING_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -71,20 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     gateway,
     store,
     logger: silentLogger,
-    settings: {
-      adminUserIds: [users.admin],
-      defaultCountry: 'TR',
-      reportTimeZone: 'Europe/Istanbul',
-      simulated: true,
-      sending: {
-        maxSegments: 6,
-        maxRecipients: 10_000,
-        confirmRecipients: 50,
-        pricePerSegment: 0.05,
-        defaultValidityMinutes: 1440,
-        ...options.sending,
-      },
-    },
+    settings: testSettings([users.admin], options.sending),
     now: () => new Date(),
     nudgeTracker: (id) => {
       void tracker?.pollNow(id);

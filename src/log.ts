@@ -22,6 +22,12 @@ const REDACTED_PATHS = [
   '*.headers.authorization',
 ];
 
+function errorFields(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const code = (value as { code?: unknown }).code;
+  return { type: value.name, message: value.message, ...(code === undefined ? {} : { code }) };
+}
+
 export interface LoggerOptions {
   level?: LogLevel;
   /** Human-readable lines (local mode, a terminal); otherwise one JSON object per line. */
@@ -36,6 +42,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // An error is logged as what it says, never with its stack trace.
+    serializers: { err: errorFields, error: errorFields },
   };
   if (options.readable) {
     const stream = pretty({

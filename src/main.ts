@@ -109,7 +109,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         void tracker?.pollNow(id).catch(() => undefined);
       },
     };
-    if (config.adminUserIds.length === 0) {
+    if (config.adminUserIds.length === 0 && config.slack.mode !== 'local') {
       logger.warn('ADMIN_USER_IDS is empty: nobody can grant roles or send until it is set');
     }
 

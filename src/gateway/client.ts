@@ -327,8 +327,10 @@ export class GatewayClient implements Gateway {
     members: Record<string, unknown>,
     options: CallOptions,
   ): Promise<z.output<Schemas[O]>['Response']> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    // Without a caller's signal, undici's own header and body timers bound the call: cheaper than a new
+    // AbortSignal timer per request. A caller's signal is honoured on top of a whole-call timeout.
+    const timeout = options.signal ? AbortSignal.timeout(this.#timeoutMs) : undefined;
+    const signal = options.signal && timeout ? AbortSignal.any([options.signal, timeout]) : undefined;
     const unavailable = (
       reason: ConstructorParameters<typeof GatewayUnavailable>[1],
       message: string,
@@ -345,6 +347,8 @@ export class GatewayClient implements Gateway {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ Credential: this.#credential, ...members }),
         signal,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
       });
       statusCode = response.statusCode;
       text = await response.body.text();
@@ -360,7 +364,10 @@ export class GatewayClient implements Gateway {
         }[neverLeft];
         throw unavailable(neverLeft, `${what} at ${this.target}`, false);
       }
-      if (timeout.aborted) {
+      const timedOut = errorCodes(error).some(
+        (c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT',
+      );
+      if (timedOut || timeout?.aborted) {
         throw unavailable('timeout', `no reply within ${this.#timeoutMs} ms from ${this.target}`, true);
       }
       if (options.signal?.aborted) throw unavailable('aborted', 'call aborted', true);
@@ -378,12 +385,18 @@ export class GatewayClient implements Gateway {
     } catch {
       json = undefined;
     }
-    const status = statusOnly.safeParse(json);
-    if (status.success && status.data.Response.Status.Code !== 200) {
+    const rejectedBy = (value: unknown) => {
+      const status = statusOnly.safeParse(value);
+      if (!status.success || status.data.Response.Status.Code === 200) return undefined;
       const { Code, Description } = status.data.Response.Status;
-      throw new GatewayRejected(operation, Code, Description);
+      return new GatewayRejected(operation, Code, Description);
+    };
+    const ok = statusCode >= 200 && statusCode <= 299;
+    if (!ok) {
+      const rejected = rejectedBy(json);
+      if (rejected) throw rejected;
     }
-    if (statusCode < 200 || statusCode > 299) {
+    if (!ok) {
       const serviceMessage = (json as { ResponseStatus?: { Message?: unknown } } | undefined)?.ResponseStatus
         ?.Message;
       const detail = typeof serviceMessage === 'string' ? `: ${serviceMessage.slice(0, 200)}` : '';
@@ -409,8 +422,15 @@ export class GatewayClient implements Gateway {
         throw unavailable('malformed', `${field} ${digits} is beyond 2^53 and cannot be kept exactly`, true);
       }
     }
+    // One full parse on the common path; a failure reply lacks the other members, so it is read as a Status.
     const parsed = this.#schemas[operation].safeParse(json);
-    if (!parsed.success) throw unavailable('malformed', describeZodError(parsed.error), true);
-    return (parsed.data as { Response: z.output<Schemas[O]>['Response'] }).Response;
+    if (!parsed.success) {
+      throw rejectedBy(json) ?? unavailable('malformed', describeZodError(parsed.error), true);
+    }
+    const response = (
+      parsed.data as { Response: z.output<Schemas[O]>['Response'] & { Status: { Code: number } } }
+    ).Response;
+    if (response.Status.Code !== 200) throw rejectedBy(json)!;
+    return response;
   }
 }

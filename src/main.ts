@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { hostname } from 'node:os';
 import dotenv from 'dotenv';
@@ -14,7 +14,7 @@ import { createLogger, type Logger } from './log.js';
 import { LOCAL_MODE_NOTE } from './setup-help.js';
 import { startSimulator } from './simulator/server.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
-import { updateCard } from './slack/cards.js';
+import { postCard, updateCard } from './slack/cards.js';
 import type { SlackDeps } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
@@ -159,13 +159,18 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       gateway,
       store,
       logger,
-      onProgress: (row) => updateCard(deps, slack.app.client, row),
+      // A send whose card was never posted (a crash right after Submit) gets one on its next change.
+      onProgress: (row) =>
+        row.messageTs ? updateCard(deps, slack.app.client, row) : postCard(deps, slack.app.client, row),
+      stalePendingMs: config.gateway.timeoutMs * 2 + 10_000,
+      onUnknown: (row) => postCard(deps, slack.app.client, row),
     });
     tracker.start();
     closers.push(() => tracker!.stop());
 
-    // Unique per process: the relay treats an unposted claim under its own id as its own leftover.
-    const instanceId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
+    // a restarted bot finds the claims it left unposted when it died and posts them at once.
+    const instanceId = `${hostname()}:${config.port}`;
     const simulated = !config.gateway.url;
     // Local mode shows inbound SMS in #sms-ops unless INBOUND_CHANNEL says otherwise.
     const inboundChannel = config.inboundChannel ?? (local ? SEEDED.channels.smsOps : undefined);

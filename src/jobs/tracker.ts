@@ -13,6 +13,12 @@ export interface TrackerOptions {
   tickMs?: number;
   /** Upper bound of QueryMulti calls per minute, whatever the number of open batches. */
   maxCallsPerMinute?: number;
+  /**
+   * A send still `pending` this long after it was written was cut off by a crash or a restart while
+   * its Submit was in flight: it becomes `unknown` (never resent) and `onUnknown` shows it.
+   */
+  stalePendingMs?: number;
+  onUnknown?: (row: OutboxRow) => Promise<void>;
 }
 
 /** States that end a batch, in the spellings seen so far; progress counts decide otherwise. */
@@ -53,10 +59,18 @@ export class DeliveryTracker {
   #running: Promise<void> | undefined;
   #stopped = false;
   #windowStart = 0;
+  #lastStaleCheck = 0;
   #callsInWindow = 0;
 
   constructor(options: TrackerOptions) {
-    this.#o = { tickMs: 5_000, maxCallsPerMinute: 120, now: () => new Date(), ...options };
+    this.#o = {
+      tickMs: 5_000,
+      maxCallsPerMinute: 120,
+      stalePendingMs: 120_000,
+      onUnknown: async () => undefined,
+      now: () => new Date(),
+      ...options,
+    };
   }
 
   start(): void {
@@ -81,6 +95,10 @@ export class DeliveryTracker {
   /** One pass over due batches; exposed for tests and drills. Returns how many were polled. */
   async tick(): Promise<number> {
     const now = this.#o.now();
+    if (now.getTime() - this.#lastStaleCheck >= 15_000) {
+      this.#lastStaleCheck = now.getTime();
+      await this.reconcileStale(now);
+    }
     if (now.getTime() - this.#windowStart >= 60_000) {
       this.#windowStart = now.getTime();
       this.#callsInWindow = 0;
@@ -97,6 +115,33 @@ export class DeliveryTracker {
       await this.#poll(row);
     }
     return due.length;
+  }
+
+  /** Sends left `pending` by a crash become `unknown`, once, whichever instance gets there first. */
+  async reconcileStale(now: Date = this.#o.now()): Promise<number> {
+    const cutoff = now.getTime() - this.#o.stalePendingMs;
+    const stale = (await this.#o.store.outbox.recent(500)).filter(
+      (row) => row.state === 'pending' && row.createdAt.getTime() < cutoff,
+    );
+    let marked = 0;
+    for (const row of stale) {
+      const reason =
+        'the bot stopped while this send was in progress: it may or may not have reached the gateway';
+      if (!(await this.#o.store.outbox.markUnknown(row.id, reason, now))) continue;
+      marked++;
+      this.#o.logger.warn(
+        { outboxId: row.id },
+        'interrupted send marked unknown; it is never resent automatically',
+      );
+      const updated = (await this.#o.store.outbox.get(row.id)) ?? row;
+      await this.#o.onUnknown(updated).catch((error: unknown) => {
+        this.#o.logger.warn(
+          { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+          'card for an interrupted send not posted',
+        );
+      });
+    }
+    return marked;
   }
 
   #schedule(delayMs: number): void {

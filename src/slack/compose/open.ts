@@ -82,9 +82,10 @@ export function splitSendArguments(raw: string): ComposePrefill {
     cut = i + 1;
   }
   const recipients = words.slice(0, cut).join('').trim();
-  const text = words.slice(cut).join('').trim();
-  return {
-    recipients: sawDigit ? recipients : undefined,
-    text: text || (sawDigit ? undefined : rest.trim() || undefined),
-  };
+  // Leading punctuation without a digit is part of the text ("- Hello"), not a recipient.
+  const text = words
+    .slice(sawDigit ? cut : 0)
+    .join('')
+    .trim();
+  return { recipients: sawDigit ? recipients : undefined, text: text || undefined };
 }

@@ -10,7 +10,7 @@ import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { context, section, simulatedNotice } from '../ui/blocks.js';
 import { confirmView, draftSummary, messageView } from '../ui/compose.js';
-import { escapeMrkdwn, formatCount } from '../ui/format.js';
+import { escapeMrkdwn, plural } from '../ui/format.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -35,7 +35,7 @@ function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
 function sendingView(draft: Draft, simulated: boolean) {
   return messageView('Sending SMS', [
     ...simulatedNotice(simulated),
-    section(`:hourglass_flowing_sand: Sending to ${formatCount(draft.recipients.length)} recipients…`),
+    section(`:hourglass_flowing_sand: Sending to ${plural(draft.recipients.length, 'recipient')}…`),
     ...draftSummary(draft),
   ]);
 }

@@ -1,20 +1,108 @@
-import { cpus } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { benchAck } from './ack.js';
+import { benchCompose } from './compose.js';
 import { benchDigest } from './digest.js';
+import { type BenchFigure, ratioOf, type Target, targetMet, targetText } from './figure.js';
+import { benchGateway } from './gateway.js';
 import { benchInbound } from './inbound.js';
+import { benchStartup } from './startup.js';
 import { benchStorage, type Figure } from './storage.js';
 
 /**
  * `npm run bench`: every figure beside its baseline, measured side by side in the same run (these
- * machines are noisy, so only ratios within one run mean anything), one line per figure.
+ * machines are noisy, so only ratios within one run mean anything), one line per figure, and the run
+ * written to bench/RESULTS.md.
  */
-function line(f: Figure): string {
-  const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 1 });
-  if (!f.baseline) return `${f.name}: ${n(f.value)} ${f.unit}`;
-  const ratio = f.baseline.value === 0 ? 'n/a' : `${(f.value / f.baseline.value).toFixed(2)}x`;
-  return `${f.name}: ${n(f.value)} ${f.unit} | baseline ${f.baseline.name}: ${n(f.baseline.value)} ${f.unit} | ratio ${ratio}`;
+const n = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const ratioText = (f: Figure) => {
+  const r = ratioOf(f);
+  return r === undefined ? (f.baseline ? 'n/a' : '') : `${r.toFixed(2)}x`;
+};
+
+/** Targets of figures whose bench files predate targets, found by name. */
+const TARGETS_BY_NAME: { match: RegExp; target: Target }[] = [
+  { match: /^digest exactly-once/, target: { of: 'value', atMost: 1, atLeast: 1 } },
+];
+
+function withTarget(f: Figure): BenchFigure {
+  const own = (f as BenchFigure).target;
+  if (own) return f;
+  const known = TARGETS_BY_NAME.find((t) => t.match.test(f.name));
+  return known ? { ...f, target: known.target } : f;
 }
 
-console.log(`smsops bench — ${new Date().toISOString()} — Node ${process.version} — ${cpus().length} cores`);
-for (const bench of [benchStorage, benchInbound, benchDigest]) {
-  for (const figure of await bench()) console.log(line(figure));
+function line(f: BenchFigure): string {
+  const base = f.baseline
+    ? ` | baseline ${f.baseline.name}: ${n(f.baseline.value)} ${f.unit} | ratio ${ratioText(f)}`
+    : '';
+  const target = f.target ? ` | target ${targetText(f.target)}: ${targetMet(f) ? 'met' : 'MISSED'}` : '';
+  return `${f.name}: ${n(f.value)} ${f.unit}${base}${target}`;
 }
+
+const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+function markdown(started: Date, seconds: number, figures: BenchFigure[], failures: string[]): string {
+  const cpu = cpus();
+  const rows = figures.map((f) =>
+    [
+      cell(f.name),
+      `${n(f.value)} ${f.unit}`,
+      f.baseline ? `${n(f.baseline.value)} ${f.unit} (${cell(f.baseline.name)})` : '—',
+      ratioText(f) || '—',
+      f.target ? targetText(f.target) : '—',
+      f.target ? (targetMet(f) ? 'met' : '**missed**') : '—',
+    ].join(' | '),
+  );
+  return [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts); every run overwrites it. Each figure and its baseline',
+    'were measured side by side in this run; on a noisy machine only the ratios mean much.',
+    '',
+    `- date: ${started.toISOString()} (the run took ${Math.round(seconds)} s)`,
+    `- node: ${process.version}`,
+    `- machine: ${cpu[0]?.model ?? 'unknown cpu'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory`,
+    '',
+    '| figure | value | baseline | ratio | target | met |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r} |`),
+    ...(failures.length > 0
+      ? ['', '## Benches that failed', '', ...failures.map((f) => `- ${cell(f)}`)]
+      : []),
+    '',
+  ].join('\n');
+}
+
+const started = new Date();
+const t0 = performance.now();
+console.log(`smsops bench — ${started.toISOString()} — Node ${process.version} — ${cpus().length} cores`);
+const figures: BenchFigure[] = [];
+const failures: string[] = [];
+const benches: [string, () => Promise<Figure[]>][] = [
+  ['storage', benchStorage],
+  ['inbound', benchInbound],
+  ['digest', benchDigest],
+  ['ack', benchAck],
+  ['gateway', benchGateway],
+  ['compose', benchCompose],
+  ['startup', benchStartup],
+];
+for (const [name, bench] of benches) {
+  try {
+    for (const figure of await bench()) {
+      const f = withTarget(figure);
+      figures.push(f);
+      console.log(line(f));
+    }
+  } catch (error) {
+    // One bench failing must not lose the others' figures.
+    const message = `${name}: ${error instanceof Error ? error.message : String(error)}`;
+    failures.push(message);
+    console.error(`bench failed — ${message}`);
+  }
+}
+const file = new URL('RESULTS.md', import.meta.url);
+writeFileSync(file, markdown(started, (performance.now() - t0) / 1000, figures, failures));
+console.log(`written to bench/RESULTS.md (${Math.round((performance.now() - t0) / 1000)} s)`);
+if (failures.length > 0) process.exitCode = 1;

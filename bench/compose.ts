@@ -1,0 +1,132 @@
+// Bulk compose: what the compose modal's submit costs for the largest send allowed. 10,000 recipients
+// typed in the forms people type them (with duplicates) are parsed, normalised, deduplicated and
+// segment-counted (buildDraft, same text, no opt-outs); 10,000 personalised envelopes are rendered
+// from CSV (buildDraft, personalised mode: parseCsv + renderEnvelopes + segments). The floor is
+// JSON.stringify of the SubmitMulti body that send would make — work no implementation can skip.
+// Run alone with `npx tsx bench/compose.ts`.
+import { pathToFileURL } from 'node:url';
+import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
+import { testSettings } from '../test/support/settings.js';
+import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { formatFigure } from './storage.js';
+
+const RECIPIENTS = 10_000;
+const REPETITIONS = 7;
+const TEXT = 'Your order is ready for pickup at the Kadıköy store until 20:00. Reply STOP to opt out.';
+const TEMPLATE =
+  'Merhaba {{name}}, siparişiniz {{order}} hazır. Kadıköy mağazasında 20:00’ye kadar alabilirsiniz.';
+
+/** The i-th distinct mobile number, 0532…, written one of the ways people write numbers. */
+function typed(i: number): string {
+  const n = String(1_000_000 + i).padStart(7, '0');
+  const local = `532${n}`;
+  switch (i % 4) {
+    case 0:
+      return `0${local}`;
+    case 1:
+      return `+90 ${local.slice(0, 3)} ${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5)}`;
+    case 2:
+      return `90${local}`;
+    default:
+      return `(0${local.slice(0, 3)}) ${n.slice(0, 3)}-${n.slice(3)}`;
+  }
+}
+
+const sendingSettings = testSettings([]).sending;
+const ctx: DraftContext = {
+  defaultCountry: 'TR',
+  settings: sendingSettings,
+  optedOut: async () => new Set(),
+};
+
+function inputs(): { same: ComposeInput; personalised: ComposeInput } {
+  // 10,000 lines, one in 20 repeating an earlier number, so 9,500 distinct recipients are left.
+  const lines = Array.from({ length: RECIPIENTS }, (_, i) => typed(i % 20 === 19 ? i - 7 : i));
+  const csv = [
+    'number,name,order',
+    ...Array.from({ length: RECIPIENTS }, (_, i) => `${typed(i)},Ayşe ${i},#${100_000 + i}`),
+  ].join('\n');
+  const common = { sender: 'SMSOPS', senderOptions: ['SMSOPS'], encoding: 'auto', validity: '' } as const;
+  return {
+    same: { ...common, mode: 'same', recipientsText: lines.join('\n'), csvText: '', text: TEXT },
+    personalised: { ...common, mode: 'personalised', recipientsText: '', csvText: csv, text: TEMPLATE },
+  };
+}
+
+/** The body GatewayClient.submitMulti would post for this draft. */
+function submitMultiBody(draft: {
+  sender: string;
+  validityMinutes: number;
+  dataCoding: string;
+  text: string;
+  recipients: string[];
+  envelopes?: { to: string; message: string }[];
+}): unknown {
+  const envelopes = draft.envelopes ?? draft.recipients.map((to) => ({ to, message: draft.text }));
+  return {
+    Credential: { Username: 'demo', Password: 'demo' },
+    Header: { From: draft.sender, ValidityPeriod: draft.validityMinutes },
+    Envelopes: envelopes.map((e) => ({ Message: e.message, To: e.to })),
+    DataCoding: draft.dataCoding,
+  };
+}
+
+async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export async function benchCompose(): Promise<Figure[]> {
+  const { same, personalised } = inputs();
+  const drafts = await Promise.all([buildDraft(same, ctx), buildDraft(personalised, ctx)]);
+  const [sameDraft, personalisedDraft] = drafts.map((d) => {
+    if (!d.ok) throw new Error(`draft refused: ${JSON.stringify(d.errors).slice(0, 300)}`);
+    return d.draft;
+  });
+  if (sameDraft!.recipients.length !== RECIPIENTS * 0.95) {
+    throw new Error(`expected ${RECIPIENTS * 0.95} recipients, got ${sameDraft!.recipients.length}`);
+  }
+  if (personalisedDraft!.envelopes?.length !== RECIPIENTS) throw new Error('expected 10,000 envelopes');
+  const sameBody = submitMultiBody(sameDraft!);
+  const personalisedBody = submitMultiBody(personalisedDraft!);
+
+  const t = {
+    same: [] as number[],
+    sameFloor: [] as number[],
+    pers: [] as number[],
+    persFloor: [] as number[],
+  };
+  for (let i = 0; i < REPETITIONS; i++) {
+    t.same.push(await timed(() => buildDraft(same, ctx)));
+    t.sameFloor.push(await timed(() => JSON.stringify(sameBody)));
+    t.pers.push(await timed(() => buildDraft(personalised, ctx)));
+    t.persFloor.push(await timed(() => JSON.stringify(personalisedBody)));
+  }
+  const ms = (values: number[]) => round(median(values), 1);
+  const figures: BenchFigure[] = [
+    {
+      name: `bulk compose, same text: parse, normalise, dedupe, segment-count ${RECIPIENTS.toLocaleString('en-US')} typed numbers (buildDraft, median of ${REPETITIONS})`,
+      value: ms(t.same),
+      unit: 'ms',
+      baseline: {
+        name: `JSON.stringify of the SubmitMulti body (${sameDraft!.recipients.length.toLocaleString('en-US')} envelopes)`,
+        value: ms(t.sameFloor),
+      },
+    },
+    {
+      name: `bulk compose, personalised: parseCsv + renderEnvelopes + segments for ${RECIPIENTS.toLocaleString('en-US')} rows (buildDraft, median of ${REPETITIONS})`,
+      value: ms(t.pers),
+      unit: 'ms',
+      baseline: {
+        name: `JSON.stringify of the SubmitMulti body (${RECIPIENTS.toLocaleString('en-US')} envelopes)`,
+        value: ms(t.persFloor),
+      },
+    },
+  ];
+  return figures;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const figure of await benchCompose()) console.log(formatFigure(figure));
+}

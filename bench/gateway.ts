@@ -1,0 +1,108 @@
+// Gateway client throughput: GetBalance round trips per second over loopback against the simulator
+// (in a process of its own, so client and gateway do not share one event loop), through GatewayClient
+// (timeout, retry policy, zod validation of the reply) next to a raw undici Pool sending the same JSON
+// request over as many connections. Run alone with `npx tsx bench/gateway.ts`.
+import { pathToFileURL } from 'node:url';
+import { Pool } from 'undici';
+import { GatewayClient } from '../src/gateway/index.js';
+import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { spawnSimulator } from './process.js';
+import { formatFigure } from './storage.js';
+
+const REPETITIONS = 7;
+const CALLS = 2_000;
+const CONNECTIONS = 16;
+const IN_FLIGHT = 16;
+
+interface Rate {
+  perSecond: number;
+  /** This process's CPU time (user + system) per call: what the client side costs, whatever the load. */
+  cpuMicros: number;
+}
+
+async function perSecond(call: () => Promise<unknown>, count: number): Promise<Rate> {
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next++ < count) await call();
+    }),
+  );
+  const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { perSecond: count / (elapsed / 1000), cpuMicros: (used.user + used.system) / count };
+}
+
+export async function benchGateway(): Promise<Figure[]> {
+  const sim = await spawnSimulator();
+  const client = new GatewayClient({
+    baseUrl: sim.url,
+    username: 'demo',
+    password: 'demo',
+    connections: CONNECTIONS,
+  });
+  const url = new URL(sim.url);
+  const pool = new Pool(url.origin, {
+    connections: CONNECTIONS,
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 30_000,
+  });
+  const path = `${url.pathname.replace(/\/+$/, '')}/json/syncreply/GetBalance`;
+  const raw = async () => {
+    const res = await pool.request({
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ Credential: { Username: 'demo', Password: 'demo' } }),
+    });
+    const json = JSON.parse(await res.body.text()) as { Response: { Balance: { Main: number } } };
+    if (res.statusCode !== 200) throw new Error(`GetBalance: HTTP ${res.statusCode}`);
+    return json.Response.Balance.Main;
+  };
+  const ours = () => client.getBalance();
+  try {
+    // Check both get the same answer, then warm connections and JIT on both sides.
+    const [a, b] = [await ours(), await raw()];
+    if (a.main !== b) throw new Error(`client and raw disagree: ${a.main} vs ${b}`);
+    await perSecond(ours, 300);
+    await perSecond(raw, 300);
+    const oursRates: Rate[] = [];
+    const rawRates: Rate[] = [];
+    for (let i = 0; i < REPETITIONS; i++) {
+      if (i % 2 === 0) {
+        oursRates.push(await perSecond(ours, CALLS));
+        rawRates.push(await perSecond(raw, CALLS));
+      } else {
+        rawRates.push(await perSecond(raw, CALLS));
+        oursRates.push(await perSecond(ours, CALLS));
+      }
+    }
+    const rate = (rs: Rate[]) => Math.round(median(rs.map((r) => r.perSecond)));
+    const cpu = (rs: Rate[]) => round(median(rs.map((r) => r.cpuMicros)), 1);
+    const figures: BenchFigure[] = [
+      {
+        name: `gateway client GetBalance round trips, loopback simulator, ${CONNECTIONS} connections, ${IN_FLIGHT} in flight (median of ${REPETITIONS} × ${CALLS.toLocaleString('en-US')})`,
+        value: rate(oursRates),
+        unit: 'calls/s',
+        baseline: { name: 'raw undici Pool, same JSON request, JSON.parse', value: rate(rawRates) },
+        target: { of: 'ratio', atLeast: 0.9 },
+      },
+      {
+        name: 'gateway client GetBalance: client-process CPU per call (median)',
+        value: cpu(oursRates),
+        unit: 'µs',
+        baseline: { name: 'raw undici Pool, same JSON request, JSON.parse', value: cpu(rawRates) },
+      },
+    ];
+    return figures;
+  } finally {
+    await client.close();
+    await pool.close();
+    await sim.process.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const figure of await benchGateway()) console.log(formatFigure(figure));
+}

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
 import { runwayOf, spendOf } from './digest-balance.js';
 import type { AlertChange, DigestPoster, Runway } from './digest-types.js';
+import { JobLoop } from './loop.js';
 
 export interface LowBalanceCheckerSettings {
   reportTimeZone: string;
@@ -53,28 +54,27 @@ export function nextAlertState(
 export class LowBalanceChecker {
   readonly #o: LowBalanceCheckerOptions;
   readonly #now: () => Date;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #stopping = false;
-  #started = false;
+  readonly #loop: JobLoop;
 
   constructor(options: LowBalanceCheckerOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
+    const every = (options.settings.alertCheckMinutes ?? 5) * 60_000;
+    this.#loop = new JobLoop({
+      name: 'balance check',
+      logger: options.logger,
+      run: () => this.check(),
+      nextDelayMs: () => every,
+      fallbackDelayMs: every,
+    });
   }
 
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    this.#stopping = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#started = false;
-    if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
   }
 
   /** One check of every alert; returns the alerts posted. Exposed for tests and drills. */
@@ -129,20 +129,5 @@ export class LowBalanceChecker {
     } catch {
       return undefined;
     }
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#stopping) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.check()
-        .catch((error: unknown) => {
-          this.#o.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'balance check failed',
-          );
-        })
-        .then(() => this.#schedule((this.#o.settings.alertCheckMinutes ?? 5) * 60_000));
-    }, delayMs);
-    this.#timer.unref();
   }
 }

@@ -5,6 +5,7 @@ import { buildDigest, memoryAfter, periodOf } from './digest-build.js';
 import { memoGateway } from './digest-gateway-memo.js';
 import { readMemory, writeMemory } from './digest-memory.js';
 import type { DigestPoster } from './digest-types.js';
+import { JobLoop } from './loop.js';
 import { compileSchedule, type Schedule } from './schedule.js';
 import { describeCron } from './schedule-forms.js';
 
@@ -68,32 +69,30 @@ export class DigestScheduler {
   readonly #schedules = new Map<string, Schedule | Error>();
   /** Slots this instance claimed but could not post yet: job → slot and attempts so far. */
   readonly #retry = new Map<string, { slot: string; attempts: number }>();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<unknown> | undefined;
-  #started = false;
-  #stopping = false;
+  readonly #loop: JobLoop;
 
   constructor(options: DigestSchedulerOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
     this.#tickMs = (options.settings.tickSeconds ?? 30) * 1000;
     this.#catchUpMs = (options.settings.catchUpMinutes ?? 60) * 60_000;
+    this.#loop = new JobLoop({
+      name: 'digest tick',
+      logger: options.logger,
+      run: () => this.tick(),
+      nextDelayMs: () => this.#delayAfterTick(),
+      fallbackDelayMs: this.#tickMs,
+    });
   }
 
   /** Ticks at once (posting a recent missed slot), then at each slot and at least every tickSeconds. */
   start(): void {
-    if (this.#started) return;
-    this.#started = true;
-    this.#stopping = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Waits for the tick in progress, so no digest is cut off between its post and its memory. */
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#started = false;
-    if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
   }
 
   /** The schedule of a subscription; undefined (and logged once) if its expression no longer compiles. */
@@ -121,7 +120,7 @@ export class DigestScheduler {
     const gateway = memoGateway(this.#o.gateway);
     const outcomes: SlotOutcome[] = [];
     for (const sub of subs) {
-      if (this.#stopping) break;
+      if (this.#loop.stopping) break;
       const outcome = await this.#runDue(sub, now, gateway).catch((error: unknown) => {
         this.#o.logger.warn(
           { subscriptionId: sub.id, err: error instanceof Error ? error.message : String(error) },
@@ -222,23 +221,6 @@ export class DigestScheduler {
     }
     // A little after the slot, so a clock a few milliseconds behind another instance's still sees it due.
     return Math.max(250, delay + 50);
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#stopping) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.tick()
-        .catch((error: unknown) => {
-          this.#o.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'digest tick failed',
-          );
-        })
-        .then(() => this.#delayAfterTick())
-        .catch(() => this.#tickMs)
-        .then((delay) => this.#schedule(delay));
-    }, delayMs);
-    this.#timer.unref();
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { OutboxRow, Store } from '../store/index.js';
+import { JobLoop } from './loop.js';
 
 export interface TrackerOptions {
   gateway: Gateway;
@@ -55,9 +56,7 @@ function validityMinutesOf(row: OutboxRow): number {
  */
 export class DeliveryTracker {
   readonly #o: Required<Omit<TrackerOptions, 'now'>> & { now: () => Date };
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #loop: JobLoop;
   #windowStart = 0;
   #lastStaleCheck = 0;
   #callsInWindow = 0;
@@ -71,18 +70,22 @@ export class DeliveryTracker {
       now: () => new Date(),
       ...options,
     };
+    this.#loop = new JobLoop({
+      name: 'delivery tracker tick',
+      logger: this.#o.logger,
+      run: () => this.tick(),
+      nextDelayMs: () => this.#o.tickMs,
+      fallbackDelayMs: this.#o.tickMs,
+    });
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Waits for the tick in progress, so no poll is cut off half-recorded. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop.stop();
   }
 
   /** Poll this batch now (after a send, a refresh or a cancel). */
@@ -111,7 +114,7 @@ export class DeliveryTracker {
       new Date(now.getTime() + 60_000),
     );
     for (const row of due) {
-      if (this.#stopped) break;
+      if (this.#loop.stopping) break;
       await this.#poll(row);
     }
     return due.length;
@@ -142,22 +145,6 @@ export class DeliveryTracker {
       });
     }
     return marked;
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.tick()
-        .then(() => undefined)
-        .catch((error: unknown) => {
-          this.#o.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'delivery tracker tick failed',
-          );
-        })
-        .finally(() => this.#schedule(this.#o.tickMs));
-    }, delayMs);
-    this.#timer.unref();
   }
 
   async #poll(row: OutboxRow): Promise<OutboxRow> {

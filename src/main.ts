@@ -25,6 +25,8 @@ import { SEEDED } from './workspace/seed.js';
 dotenv.config({ quiet: true });
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
+/** How long the send flow may take to post a delivery card before the tracker posts a missing one. */
+const CARD_GRACE_MS = 120_000;
 
 /** Gateway reachability for /healthz, probed at most every 30 s so health checks never load the gateway. */
 function gatewayProbe(gateway: Gateway) {
@@ -159,9 +161,13 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       gateway,
       store,
       logger,
-      // A send whose card was never posted (a crash right after Submit) gets one on its next change.
-      onProgress: (row) =>
-        row.messageTs ? updateCard(deps, slack.app.client, row) : postCard(deps, slack.app.client, row),
+      onProgress: async (row) => {
+        if (row.messageTs) return updateCard(deps, slack.app.client, row);
+        // The send flow posts the card itself, waiting out Slack's rate limits if it must. Only a send whose
+        // card was never posted (a crash right after Submit) gets one here, once that flow is long over.
+        const age = Date.now() - (row.submittedAt ?? row.createdAt).getTime();
+        if (age > CARD_GRACE_MS) await postCard(deps, slack.app.client, row);
+      },
       stalePendingMs: config.gateway.timeoutMs * 2 + 10_000,
       onUnknown: (row) => postCard(deps, slack.app.client, row),
     });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSlackDriver, type FakeSlack, SEEDED, type SlackDriver } from '../../src/workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
+import { textBlockOf } from '../support/slack-harness.js';
 
 export const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 export const { users, channels } = SEEDED;
@@ -129,5 +130,32 @@ export async function until<T>(
     if (Date.now() > deadline)
       throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await sleepMs(everyMs);
+  }
+}
+
+/** `/sms send …` through the bot's signed driver, then submit the compose modal as it was prefilled. */
+export async function sendThroughModal(bot: BotProcess, fake: FakeSlack, text: string): Promise<void> {
+  const after = fake.state.journal.seq;
+  await bot.driver.slashCommand({
+    command: '/sms',
+    text: `send 0532 123 45 67 ${text}`,
+    userId: users.admin,
+    channelId: channels.smsOps,
+  });
+  const call = await fake.state.waitForCall(
+    'views.update',
+    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+    { after, timeoutMs: 10_000 },
+  );
+  const view = fake.state.views.get(String(call.args.view_id))!;
+  const result = await bot.driver.viewSubmission({
+    userId: users.admin,
+    view,
+    values: { recipients: { recipients: '0532 123 45 67' }, [textBlockOf(view)]: { text } },
+  });
+  if (result.status !== 200 || result.late) {
+    throw new Error(
+      `the compose submission was not acked in time: HTTP ${result.status}, late=${result.late}`,
+    );
   }
 }

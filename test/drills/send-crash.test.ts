@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack, type ViewOutput } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, startBot, tempDir, until, users } from './bot-process.js';
+import {
+  type BotProcess,
+  channels,
+  sendThroughModal,
+  startBot,
+  tempDir,
+  until,
+  users,
+} from './bot-process.js';
 
 /**
  * Drill: the bot is SIGKILLed while a send is in flight. The outbox row was written before the gateway
@@ -36,32 +44,6 @@ const start = async () => {
   return bot;
 };
 
-/** `/sms send …` through the signed driver, then submit the compose modal as it was prefilled. */
-async function sendThroughModal(b: BotProcess, text: string): Promise<void> {
-  const after = fake.state.journal.seq;
-  await b.driver.slashCommand({
-    command: '/sms',
-    text: `send 0532 123 45 67 ${text}`,
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
-  const call = await fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after, timeoutMs: 10_000 },
-  );
-  const view: ViewOutput = fake.state.views.get(String(call.args.view_id))!;
-  const textBlock = (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!
-    .block_id!;
-  const result = await b.driver.viewSubmission({
-    userId: users.admin,
-    view,
-    values: { recipients: { recipients: '0532 123 45 67' }, [textBlock]: { text } },
-  });
-  expect(result.status).toBe(200);
-  expect(result.late).toBe(false);
-}
-
 async function rows() {
   // Read with the bot stopped: SQLite is a file, and the drill must not race the bot's writer.
   const store = await openStore(databaseUrl);
@@ -88,7 +70,7 @@ describe('kill -9 during a send', () => {
   it('while the gateway holds the Submit reply: never resent; after the restart it is shown as state unknown', async () => {
     const b = await start();
     await control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 5_000, times: 1 });
-    await sendThroughModal(b, 'held reply drill');
+    await sendThroughModal(b, fake, 'held reply drill');
     await until('the gateway received Submit', async () => (await control.callCount('Submit')) === 1);
     await b.crash();
     bot = undefined;
@@ -116,7 +98,7 @@ describe('kill -9 during a send', () => {
     const b = await start();
     // A short hold, so the kill lands right after the reply, around recording it and posting the card.
     await control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 300, times: 1 });
-    await sendThroughModal(b, 'after reply drill');
+    await sendThroughModal(b, fake, 'after reply drill');
     await until('the bot logged the submit', () => /SMS batch submitted/.test(b.output()), 10_000, 5);
     await b.crash();
     bot = undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiCall, type FakeSlack, startFakeSlack, type ViewOutput } from '../../src/workspace/index.js';
+import { type ApiCall, type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, startBot, tempDir, until, users } from './bot-process.js';
+import { type BotProcess, channels, sendThroughModal, startBot, tempDir, until } from './bot-process.js';
 
 /**
  * Drill: Slack answers 429 storms and 5xx while the real bot relays inbound SMS and posts a delivery
@@ -67,30 +67,6 @@ async function burst(mark: string, size: number, offset: number): Promise<void> 
   expect([...counts.values()].every((n) => n === 1)).toBe(true);
 }
 
-async function sendThroughModal(text: string): Promise<void> {
-  const after = fake.state.journal.seq;
-  await bot.driver.slashCommand({
-    command: '/sms',
-    text: `send 0532 123 45 67 ${text}`,
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
-  const call = await fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after, timeoutMs: 10_000 },
-  );
-  const view: ViewOutput = fake.state.views.get(String(call.args.view_id))!;
-  const textBlock = (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!
-    .block_id!;
-  const result = await bot.driver.viewSubmission({
-    userId: users.admin,
-    view,
-    values: { recipients: { recipients: '0532 123 45 67' }, [textBlock]: { text } },
-  });
-  expect(result.late).toBe(false);
-}
-
 const cards = () =>
   fake.state.messages.all().filter((m) => m.channel === channels.smsOps && /^SMS batch \d+:/.test(m.text));
 
@@ -113,13 +89,13 @@ describe('Slack 429 storms and 5xx under the running bot', () => {
     const submits = await control.callCount('Submit');
     const cardsBefore = cards().length;
     fake.injectFault({ method: 'chat.postMessage', status: 429, retryAfter: 1, times: 3 });
-    await sendThroughModal('storm send');
+    await sendThroughModal(bot, fake, 'storm send');
     await until('the card', () => cards().length === cardsBefore + 1, 30_000, 50);
     expectRetryAfterHonoured();
 
     start = fake.state.journal.seq;
     fake.injectFault({ method: 'chat.postMessage', status: 500, times: 1 });
-    await sendThroughModal('storm send two');
+    await sendThroughModal(bot, fake, 'storm send two');
     await until('the second card', () => cards().length === cardsBefore + 2, 30_000, 50);
     expect(await control.callCount('Submit')).toBe(submits + 2);
     // Still exactly two cards once things settle: a retried post never doubles a card.

@@ -1,8 +1,8 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestJob } from '../../src/jobs/digest-scheduler.js';
 import type { Store } from '../../src/store/index.js';
+import { startWorker as startProcess } from '../support/worker.js';
 import { tempStore } from './digest-fakes.js';
 
 const WORKER = join(import.meta.dirname, 'digest-race-worker.ts');
@@ -16,34 +16,7 @@ interface Result {
 }
 
 function startWorker(url: string, instanceId: string) {
-  const child: ChildProcess = fork(WORKER, [url, instanceId, String(SLOTS), String(START)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const messages: Array<{ type: string }> = [];
-  const waiters: Array<() => void> = [];
-  child.on('message', (m: { type: string }) => {
-    messages.push(m);
-    for (const w of waiters.splice(0)) w();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  async function expectMessage<T extends { type: string }>(type: string): Promise<T> {
-    for (;;) {
-      const found = messages.find((m) => m.type === type || m.type === 'error');
-      if (found) {
-        messages.splice(messages.indexOf(found), 1);
-        if (found.type === 'error') throw new Error(`${instanceId}: ${JSON.stringify(found)}`);
-        return found as T;
-      }
-      await Promise.race([
-        new Promise<void>((resolve) => waiters.push(resolve)),
-        exited.then((code) => {
-          throw new Error(`${instanceId} exited with ${code} while waiting for ${type}`);
-        }),
-      ]);
-    }
-  }
-  return { child, expectMessage, exited };
+  return startProcess(WORKER, [url, instanceId, String(SLOTS), String(START)], instanceId);
 }
 
 describe('two real processes on one store racing for the same digest slots', () => {

@@ -1,7 +1,7 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
+import { startWorker as startProcess } from '../support/worker.js';
 import { type Backend, dropSchema, pgSkipNote, pgUrl, scratchSchema, tempDir } from './helpers.js';
 
 const COUNT = 1_000;
@@ -15,34 +15,7 @@ interface Result {
 }
 
 function startWorker(url: string, schema: string, instanceId: string) {
-  const child = fork(WORKER, [url, schema, instanceId, String(COUNT)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const messages: Array<{ type: string }> = [];
-  const waiters: Array<() => void> = [];
-  child.on('message', (m: { type: string }) => {
-    messages.push(m);
-    for (const w of waiters.splice(0)) w();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  async function expectMessage<T extends { type: string }>(type: string): Promise<T> {
-    for (;;) {
-      const found = messages.find((m) => m.type === type || m.type === 'error');
-      if (found) {
-        messages.splice(messages.indexOf(found), 1);
-        if (found.type === 'error') throw new Error(`${instanceId}: ${JSON.stringify(found)}`);
-        return found as T;
-      }
-      await Promise.race([
-        new Promise<void>((resolve) => waiters.push(resolve)),
-        exited.then((code) => {
-          throw new Error(`${instanceId} exited with ${code} while waiting for ${type}`);
-        }),
-      ]);
-    }
-  }
-  return { child, expectMessage, exited };
+  return startProcess(WORKER, [url, schema, instanceId, String(COUNT)], instanceId);
 }
 
 /** Two real processes open one fresh store at the same moment, then claim the same ids as fast as they can. */
@@ -59,7 +32,7 @@ async function race(url: string, schema: string) {
     const codes = await Promise.all(workers.map((w) => w.exited));
     return { opened, results, codes };
   } finally {
-    for (const w of workers as Array<{ child: ChildProcess }>) if (w.child.exitCode === null) w.child.kill();
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill();
   }
 }
 

@@ -14,6 +14,7 @@ import { startSimulator } from '../src/simulator/server.js';
 import { createSlackInboundPoster, inboundWebClient } from '../src/slack/inbound-poster.js';
 import { openStore } from '../src/store/index.js';
 import { SEEDED, startFakeSlack } from '../src/workspace/index.js';
+import { injectInboundBurst } from './process.js';
 import { type Figure, formatFigure } from './storage.js';
 
 const BURST = 1_000;
@@ -65,17 +66,8 @@ export async function benchInbound(): Promise<Figure[]> {
   try {
     relay.start();
     await relay.pollOnce();
-    const messages = Array.from({ length: BURST }, (_, i) => ({
-      MSISDN: `90532${String(i).padStart(7, '0')}`,
-      Text: `Reply ${i}: yes, please call me back`,
-    }));
     const started = performance.now();
-    const res = await fetch(`${sim.url}/_sim/inbound`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(messages),
-    });
-    const { ids } = (await res.json()) as { ids: number[] };
+    const ids = await injectInboundBurst(sim.url, BURST, '90532');
     const finished = await allVisible(fake, new Set(ids));
     const seconds = Math.round((finished - started) / 100) / 10;
     const posts = fake.state.calls('chat.postMessage').filter((c) => c.status === 200).length;

@@ -93,3 +93,21 @@ export async function spawnSimulator(): Promise<{ url: string; process: Spawned 
   const [, url] = await waitForOutput(p, /listening on (http:\/\/\S+)/);
   return { url: url!, process: p };
 }
+
+/** A burst of inbound SMS from `count` different numbers, injected into a simulator; their gateway ids. */
+export async function injectInboundBurst(
+  simulatorUrl: string,
+  count: number,
+  prefix: string,
+): Promise<number[]> {
+  const messages = Array.from({ length: count }, (_, i) => ({
+    MSISDN: `${prefix}${String(i).padStart(7, '0')}`,
+    Text: `Reply ${i}: yes, please call me back`,
+  }));
+  const res = await fetch(`${simulatorUrl}/_sim/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(messages),
+  });
+  return ((await res.json()) as { ids: number[] }).ids;
+}

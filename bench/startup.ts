@@ -10,7 +10,14 @@ import { pathToFileURL } from 'node:url';
 import { type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
 import { closedPort } from '../test/support/raw-server.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
-import { rssMiB, type Spawned, spawnNode, spawnSimulator, untilHealthy } from './process.js';
+import {
+  injectInboundBurst,
+  rssMiB,
+  type Spawned,
+  spawnNode,
+  spawnSimulator,
+  untilHealthy,
+} from './process.js';
 import { formatFigure } from './storage.js';
 
 const STARTS = 3;
@@ -112,17 +119,8 @@ export async function benchStartup(): Promise<Figure[]> {
     let burst = { seen: 0, seconds: 0, rss: 0, idle: 0 };
     await measure(http, async (p) => {
       const idle = rssMiB(p.child.pid!);
-      const messages = Array.from({ length: BURST }, (_, i) => ({
-        MSISDN: `90533${String(i).padStart(7, '0')}`,
-        Text: `Reply ${i}: yes, please call me back`,
-      }));
       const started = performance.now();
-      const res = await fetch(`${sim.url}/_sim/inbound`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(messages),
-      });
-      const { ids } = (await res.json()) as { ids: number[] };
+      const ids = await injectInboundBurst(sim.url, BURST, '90533');
       const seen = await posted(fake, new Set(ids), BURST_TIMEOUT_MS);
       const seconds = (performance.now() - started) / 1000;
       burst = { seen, seconds, rss: rssMiB(p.child.pid!), idle };

@@ -23,16 +23,7 @@ describe('saved lists and templates in the composer', () => {
     const view = await h.openCompose();
     expect(JSON.stringify(view.blocks)).toContain('drivers (2)');
 
-    const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.admin,
-      view,
-      actionId: 'template',
-      blockId: 'template',
-      selectedOption: { value: 'ready' },
-    });
-    const call = await h.fake.state.waitForCall('views.update', () => true, { after });
-    const filled = h.fake.state.views.get(String(call.args.view_id))!;
+    const filled = await h.chooseInCompose(view, 'template', 'ready');
     const textBlock = (filled.blocks as { block_id?: string; element?: { initial_value?: string } }[]).find(
       (b) => b.block_id?.startsWith('text'),
     )!;
@@ -57,15 +48,7 @@ describe('saved lists and templates in the composer', () => {
   it('personalised mode sends each row its own text through SubmitMulti', async () => {
     const view = await h.openCompose();
     const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.admin,
-      view,
-      actionId: 'mode',
-      blockId: 'mode',
-      selectedOption: { value: 'personalised' },
-    });
-    const call = await h.fake.state.waitForCall('views.update', () => true, { after });
-    const personal = h.fake.state.views.get(String(call.args.view_id))!;
+    const personal = await h.chooseInCompose(view, 'mode', 'personalised');
     const textBlock = (personal.blocks as { block_id?: string }[]).find((b) =>
       b.block_id?.startsWith('text'),
     )!.block_id!;

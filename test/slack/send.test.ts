@@ -125,16 +125,7 @@ describe('/sms send: validation changes nothing', () => {
 
   it('refuses a template placeholder with no column', async () => {
     const view = await openCompose();
-    const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.admin,
-      view,
-      actionId: 'mode',
-      blockId: 'mode',
-      selectedOption: { value: 'personalised' },
-    });
-    const call = await h.fake.state.waitForCall('views.update', () => true, { after });
-    const personal = h.fake.state.views.get(String(call.args.view_id))!;
+    const personal = await h.chooseInCompose(view, 'mode', 'personalised');
     expect(blockText(personal)).toContain('Recipients as CSV');
     const result = await submitCompose(personal, {
       csv: 'number,name\n05321234567,Ayşe',

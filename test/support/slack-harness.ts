@@ -52,6 +52,12 @@ export interface Harness {
   mark(): void;
   /** `/sms <text>` as `user`, then the compose modal once it has replaced the loading view. */
   openCompose(text?: string, user?: string): Promise<ViewOutput>;
+  /** Picks an option of a select or radio field in the composer and returns the view the bot updated it to. */
+  chooseInCompose(
+    view: ViewOutput,
+    field: 'mode' | 'template' | 'list' | 'encoding',
+    value: string,
+  ): Promise<ViewOutput>;
   close(): Promise<void>;
 }
 
@@ -135,6 +141,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
         { after },
       );
+      return fake.state.views.get(String(call.args.view_id))!;
+    },
+    chooseInCompose: async (view, field, value) => {
+      const after = fake.state.journal.seq;
+      await driver.blockAction({
+        userId: users.admin,
+        view,
+        actionId: field,
+        blockId: field,
+        selectedOption: { value },
+      });
+      const call = await fake.state.waitForCall('views.update', () => true, { after });
       return fake.state.views.get(String(call.args.view_id))!;
     },
     close: async () => {

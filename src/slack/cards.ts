@@ -54,3 +54,23 @@ export async function updateCard(deps: SlackDeps, client: WebClient, row: Outbox
   });
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }
+
+/** How long the send flow may take to post a delivery card before the tracker posts a missing one. */
+export const CARD_GRACE_MS = 120_000;
+
+/**
+ * What the delivery tracker does after each recorded change: update the card, or post one for a send
+ * whose card was never posted (a crash right after Submit). The send flow posts the card itself, waiting
+ * out Slack's rate limits if it must, so a missing card is only posted once that flow is long over.
+ */
+export function cardOnProgress(
+  deps: SlackDeps,
+  client: WebClient,
+  graceMs = CARD_GRACE_MS,
+): (row: OutboxRow) => Promise<void> {
+  return async (row) => {
+    if (row.messageTs) return updateCard(deps, client, row);
+    const age = deps.now().getTime() - (row.submittedAt ?? row.createdAt).getTime();
+    if (age > graceMs) await postCard(deps, client, row);
+  };
+}

@@ -1,24 +1,17 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { GatewayClient } from '../../src/gateway/index.js';
-import { type RunningHttpServer, startHttpServer } from '../../src/http/server.js';
-import { InboundRelay } from '../../src/jobs/inbound-relay.js';
-import { DeliveryTracker } from '../../src/jobs/tracker.js';
-import { silentLogger } from '../../src/log.js';
-import { createSlackApp } from '../../src/slack/app.js';
-import { updateCard } from '../../src/slack/cards.js';
+import type { RunningHttpServer } from '../../src/http/server.js';
+import type { InboundRelay } from '../../src/jobs/inbound-relay.js';
+import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SlackDeps } from '../../src/slack/deps.js';
-import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
-import { openStore, type Store } from '../../src/store/index.js';
-import { SEEDED } from '../../src/workspace/index.js';
-import { createLocalWorkspace, type LocalWorkspace } from '../../src/workspace/local.js';
-import { testSettings } from '../support/settings.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+import type { Store } from '../../src/store/index.js';
+import type { LocalWorkspace } from '../../src/workspace/local.js';
+import { startTestBot } from '../support/bot.js';
+import { SimulatorControl } from '../support/simulator.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** CI installs Debian's chromium (.ci/run); without it the browser suites are skipped, never a download. */
@@ -26,7 +19,6 @@ export const hasChromium = existsSync(CHROMIUM_PATH);
 export const NO_CHROMIUM_REASON = `${CHROMIUM_PATH} is missing (apt-get install -y chromium)`;
 
 export const ARTIFACTS_DIR = join(process.cwd(), 'test-artifacts', 'browser');
-const SIGNING_SECRET = 'browser-tests-signing-secret-0123456789';
 
 /**
  * The bot as local mode runs it, on loopback: the simulator as the gateway, SQLite in a temp folder, Bolt in
@@ -50,93 +42,19 @@ export interface LocalBot {
 }
 
 export async function startLocalBot(): Promise<LocalBot> {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-browser-'));
-  const { sim, control } = await startTestSimulator();
-  const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
-  const gateway = new GatewayClient({
-    baseUrl: sim.url,
-    username: 'demo',
-    password: 'demo',
-    timeoutMs: 2_000,
-    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
-  });
-  let tracker: DeliveryTracker | undefined;
-  // The server listens first (its port names every URL); the listeners are plugged in once built.
-  let slackListener: RequestListener | undefined;
-  let workspace: LocalWorkspace | undefined;
-  const http = await startHttpServer({
-    port: 0,
-    host: '127.0.0.1',
-    slackListener: (req, res) => slackListener!(req, res),
-    health: async () => ({ ok: true }),
-    extra: (req, res) => (workspace ? workspace.handle(req, res) : false),
-  });
-  workspace = await createLocalWorkspace({
-    signingSecret: SIGNING_SECRET,
-    botEventsUrl: `${http.url}/slack/events`,
-    simulatorUrl: sim.url,
-    logger: silentLogger,
-  });
-  const deps: SlackDeps = {
-    gateway,
-    store,
-    logger: silentLogger,
-    settings: testSettings([workspace.localUserId]),
-    now: () => new Date(),
-    nudgeTracker: (id) => {
-      void tracker?.pollNow(id).catch(() => undefined);
-    },
-  };
-  const slack = await createSlackApp(deps, {
-    mode: 'http',
-    botToken: workspace.botToken,
-    signingSecret: SIGNING_SECRET,
-    apiUrl: workspace.apiUrl,
-    logger: silentLogger,
-    retryConfig: { retries: 2, minTimeout: 50, maxTimeout: 200 },
-  });
-  slackListener = slack.requestListener;
-  tracker = new DeliveryTracker({
-    gateway,
-    store,
-    logger: silentLogger,
-    onProgress: (row) => updateCard(deps, slack.app.client, row),
-  });
-  const relay = new InboundRelay({
-    gateway,
-    store,
-    poster: createSlackInboundPoster({
-      client: inboundWebClient(workspace.botToken, { apiUrl: workspace.apiUrl }),
-      adminUserIds: deps.settings.adminUserIds,
-      reportTimeZone: deps.settings.reportTimeZone,
-      simulated: true,
-      logger: silentLogger,
-    }),
-    logger: silentLogger,
-    settings: { instanceId: 'browser-tests', pollSeconds: 1, defaultChannel: SEEDED.channels.smsOps },
-  });
-  const local = workspace;
+  // No Slack token: local mode, as `npm start` runs it, with the simulator as the gateway.
+  const { bot, close } = await startTestBot({ INBOUND_POLL_SECONDS: '1' });
   return {
-    url: `${http.url}/`,
-    http,
-    workspace: local,
-    store,
-    deps,
-    app: slack.app,
-    control,
-    tracker,
-    relay,
-    close: async () => {
-      await relay.stop();
-      await tracker?.stop();
-      // The page's event streams first: the HTTP server waits for open requests before it closes.
-      await local.close();
-      await http.close();
-      await gateway.close();
-      await sim.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    url: `${bot.http.url}/`,
+    http: bot.http,
+    workspace: bot.workspace!,
+    store: bot.store,
+    deps: bot.deps,
+    app: bot.slack.app,
+    control: new SimulatorControl({ url: bot.simulatorUrl! }),
+    tracker: bot.tracker,
+    relay: bot.relay,
+    close,
   };
 }
 

@@ -1,13 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../src/gateway/index.js';
-import { silentLogger } from '../../src/log.js';
-import { createSlackApp } from '../../src/slack/app.js';
-import type { SlackDeps } from '../../src/slack/deps.js';
 import { helpText } from '../../src/slack/ui/help.js';
-import { openStore, type Store } from '../../src/store/index.js';
 import {
   ACK_DEADLINE_MS,
   type EphemeralMessage,
@@ -16,8 +8,7 @@ import {
   startFakeSlack,
 } from '../../src/workspace/index.js';
 import { slashCommandPayload } from '../../src/workspace/payloads.js';
-import { testSettings } from '../support/settings.js';
-import { startTestSimulator } from '../support/simulator.js';
+import { startTestBot, type TestBot } from '../support/bot.js';
 import { ephemeralText } from '../support/slack-harness.js';
 import {
   type Ack,
@@ -31,73 +22,31 @@ import {
 const { users, channels } = SEEDED;
 const APP_TOKEN = 'xapp-1-test';
 
-/**
- * The bot as `createSlackApp(deps, { mode: 'socket', … })` builds it, except for one option.
- *
- * createSlackApp gives its SocketModeReceiver only `appToken` and `logger`, so the receiver's own WebClient, the
- * one that calls `apps.connections.open`, always dials https://slack.com/api/ whatever `apiUrl` says. Until
- * src/slack/app.ts passes `installerOptions: { clientOptions: { slackApiUrl: options.apiUrl } }`, this builds
- * the same App (same logger, listeners, init) with that option. Afterwards this whole function becomes
- * `createSlackApp(deps, { mode: 'socket', botToken, appToken: APP_TOKEN, apiUrl, logger: silentLogger,
- * retryConfig: { retries: 0 } })`.
- */
-function createSocketModeBot(deps: SlackDeps, botToken: string, apiUrl: string) {
-  return createSlackApp(deps, {
-    mode: 'socket',
-    botToken,
-    appToken: APP_TOKEN,
-    apiUrl,
-    logger: silentLogger,
-    retryConfig: { retries: 0 },
-  });
-}
-
-let dir: string;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let store: Store;
 let fake: FakeSlack;
-let gateway: GatewayClient;
 let sockets: SocketModeServer;
-let bot: Awaited<ReturnType<typeof createSocketModeBot>>;
-let running = false;
-let deps: SlackDeps;
+let testBot: TestBot | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'smsops-socket-'));
-  ({ sim } = await startTestSimulator());
-  store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
   fake = await startFakeSlack();
   // One Web API base for the bot, as in production: apps.connections.open is answered here, the rest is
   // passed on to the fake Slack.
   sockets = await startSocketModeServer({ appToken: APP_TOKEN, upstreamApiUrl: fake.apiUrl });
-  gateway = new GatewayClient({
-    baseUrl: sim.url,
-    username: 'demo',
-    password: 'demo',
-    timeoutMs: 2_000,
-    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
-  });
-  deps = {
-    gateway,
-    store,
-    logger: silentLogger,
-    settings: testSettings([users.admin]),
-    now: () => new Date(),
-    nudgeTracker: () => undefined,
-  };
-  bot = await createSocketModeBot(deps, fake.botToken, sockets.apiUrl);
-  await bounded(bot.start(), 5_000, 'Socket Mode start');
-  running = true;
+  testBot = await bounded(
+    startTestBot({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: sockets.apiUrl,
+      ADMIN_USER_IDS: users.admin,
+    }),
+    5_000,
+    'Socket Mode start',
+  );
 });
 
 afterAll(async () => {
-  if (running) await bot.stop().catch(() => undefined);
+  await testBot?.close().catch(() => undefined);
   await sockets?.close();
-  await gateway?.close();
   await fake?.close();
-  await sim?.close();
-  await store?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Runs `/sms <text>` the way Slack does in Socket Mode: an envelope on the socket, answered by an ack. */
@@ -181,8 +130,7 @@ describe('Socket Mode, end to end on loopback', () => {
   });
 
   it('stop() closes the socket with a normal close handshake and does not reconnect', async () => {
-    await bot.stop();
-    running = false;
+    await testBot?.bot.slack.stop();
     const closed = await bounded(connection.closed, 3_000, 'socket closed after stop()');
     expect(closed).toEqual({ initiator: 'client', code: 1000, reason: '' });
     expect(sockets.opens).toBe(1);

@@ -1,22 +1,12 @@
-import type { SendingSettings, SlackSettings } from '../../src/slack/deps.js';
+import type { SendingSettings } from '../../src/slack/deps.js';
 
-/** The settings every test bot runs with: the simulator, Turkish numbers, Istanbul time, default limits. */
-export function testSettings(
-  adminUserIds: readonly string[],
-  sending: Partial<SendingSettings> = {},
-): SlackSettings {
-  return {
-    adminUserIds,
-    defaultCountry: 'TR',
-    reportTimeZone: 'Europe/Istanbul',
-    simulated: true,
-    sending: {
-      maxSegments: 6,
-      maxRecipients: 10_000,
-      confirmRecipients: 50,
-      pricePerSegment: 0.05,
-      defaultValidityMinutes: 1440,
-      ...sending,
-    },
-  };
+/** Sending limits as the environment variables that set them, so test bots read them as production does. */
+export function sendingEnv(sending: Partial<SendingSettings>): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (sending.maxSegments !== undefined) env.MAX_SEGMENTS = String(sending.maxSegments);
+  if (sending.maxRecipients !== undefined) env.MAX_RECIPIENTS = String(sending.maxRecipients);
+  if (sending.confirmRecipients !== undefined) env.CONFIRM_RECIPIENTS = String(sending.confirmRecipients);
+  if (sending.confirmCost !== undefined) env.CONFIRM_COST = String(sending.confirmCost);
+  if (sending.pricePerSegment !== undefined) env.SMS_PRICE_PER_SEGMENT = String(sending.pricePerSegment);
+  return env;
 }

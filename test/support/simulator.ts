@@ -2,7 +2,7 @@ import { type SimulatorHandle, startSimulator } from '../../src/simulator/server
 
 /** Control calls to a running simulator, over HTTP as tests and demos make them. */
 export class SimulatorControl {
-  constructor(readonly sim: SimulatorHandle) {}
+  constructor(readonly sim: Pick<SimulatorHandle, 'url'>) {}
 
   async post<T = unknown>(path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.sim.url}/_sim/${path}`, {

@@ -1,14 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { GatewayClient } from '../../src/gateway/index.js';
-import { startHttpServer } from '../../src/http/server.js';
-import { DeliveryTracker } from '../../src/jobs/tracker.js';
-import { silentLogger } from '../../src/log.js';
-import { createSlackApp } from '../../src/slack/app.js';
-import { updateCard } from '../../src/slack/cards.js';
+import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import {
   createSlackDriver,
   type EphemeralMessage,
@@ -18,8 +10,9 @@ import {
   startFakeSlack,
   type ViewOutput,
 } from '../../src/workspace/index.js';
-import { testSettings } from './settings.js';
-import { type SimulatorControl, startTestSimulator } from './simulator.js';
+import { startTestBot } from './bot.js';
+import { sendingEnv } from './settings.js';
+import { SimulatorControl } from './simulator.js';
 
 export const SIGNING_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 export const { users, channels } = SEEDED;
@@ -62,49 +55,21 @@ export interface Harness {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-harness-'));
-  const { sim, control } = await startTestSimulator();
-  const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
   const fake = await startFakeSlack(options.fakeSlack);
-  const gateway = new GatewayClient({
-    baseUrl: options.gatewayUrl ?? sim.url,
-    username: 'demo',
-    password: 'demo',
-    timeoutMs: options.gatewayTimeoutMs ?? 2_000,
-    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  const { bot, close } = await startTestBot({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    ADMIN_USER_IDS: users.admin,
+    SMS_GATEWAY_TIMEOUT_MS: String(options.gatewayTimeoutMs ?? 2_000),
+    ...(options.gatewayUrl
+      ? { SMS_GATEWAY_URL: options.gatewayUrl, SMS_GATEWAY_USERNAME: 'demo', SMS_GATEWAY_PASSWORD: 'demo' }
+      : {}),
+    ...sendingEnv(options.sending ?? {}),
   });
-  let tracker: DeliveryTracker | undefined;
-  const deps: SlackDeps = {
-    gateway,
-    store,
-    logger: silentLogger,
-    settings: testSettings([users.admin], options.sending),
-    now: () => new Date(),
-    nudgeTracker: (id) => {
-      void tracker?.pollNow(id);
-    },
-  };
-  const slack = await createSlackApp(deps, {
-    mode: 'http',
-    botToken: fake.botToken,
-    signingSecret: SIGNING_SECRET,
-    apiUrl: fake.apiUrl,
-    logger: silentLogger,
-    retryConfig: { retries: 0 },
-  });
-  tracker = new DeliveryTracker({
-    gateway,
-    store,
-    logger: silentLogger,
-    onProgress: (row) => updateCard(deps, slack.app.client, row),
-  });
-  const http = await startHttpServer({
-    port: 0,
-    host: '127.0.0.1',
-    slackListener: slack.requestListener,
-    health: async () => ({ ok: true }),
-  });
-  const botUrl = `${http.url}/slack/events`;
+  const control = new SimulatorControl({ url: bot.simulatorUrl ?? options.gatewayUrl ?? '' });
+  const { deps, store, tracker } = bot;
+  const botUrl = `${bot.http.url}/slack/events`;
   const driver = createSlackDriver({ botUrl, signingSecret: SIGNING_SECRET, fake });
   let since = 0;
   const mark = () => {
@@ -156,13 +121,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return fake.state.views.get(String(call.args.view_id))!;
     },
     close: async () => {
-      await tracker?.stop();
-      await http.close();
-      await gateway.close();
+      await close();
       await fake.close();
-      await sim.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,327 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestListener } from 'node:http';
+import { hostname } from 'node:os';
+import type { Config } from './config.js';
+import { GatewayClient, type GatewayClientOptions } from './gateway/index.js';
+import { gatewayProbe, healthReporter } from './http/health.js';
+import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
+import { LowBalanceChecker } from './jobs/alert-balance.js';
+import { ensureDefaultDigests } from './jobs/digest-defaults.js';
+import { DigestScheduler } from './jobs/digest-scheduler.js';
+import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
+import { DeliveryTracker } from './jobs/tracker.js';
+import type { Logger } from './log.js';
+import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
+import { cardOnProgress, postCard } from './slack/cards.js';
+import type { SlackDeps } from './slack/deps.js';
+import { SlackDigestPoster } from './slack/digest-poster.js';
+import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
+import { openStore, type Store } from './store/index.js';
+import type { LocalWorkspace } from './workspace/local.js';
+
+/**
+ * What a test, a drill or a bench may change about the bot that production builds from its config alone.
+ * Everything else is decided here, once, from the config.
+ */
+export interface BotOverrides {
+  logger: Logger;
+  /** The clock every listener and loop reads. */
+  now?: () => Date;
+  /** The address the HTTP server listens on. Default: every interface. */
+  host?: string;
+  /** Gateway client tuning: quick retries for tests, more connections for benches. */
+  gatewayClient?: Pick<GatewayClientOptions, 'retry' | 'connections'>;
+  /** Slack Web API retry policy; tests turn retries off to see failures at once. */
+  slackRetry?: SlackAppOptions['retryConfig'];
+  /** False: the loops are built but not started, and tests drive them (pollNow, pollOnce, tick). */
+  startJobs?: boolean;
+  /** Unique among live processes; default host:port, stable across restarts. */
+  instanceId?: string;
+  /** Relay tuning for tests (post spacing, burst targets). */
+  relay?: Partial<Omit<InboundRelaySettings, 'instanceId'>>;
+}
+
+/** The whole bot, built and listening for HTTP; `start()` starts its loops and its Slack connection. */
+export interface Bot {
+  readonly config: Config;
+  readonly store: Store;
+  readonly gateway: GatewayClient;
+  /** The in-process simulator's base URL when the gateway is simulated. */
+  readonly simulatorUrl?: string;
+  readonly deps: SlackDeps;
+  readonly slack: SlackApp;
+  readonly tracker: DeliveryTracker;
+  readonly relay: InboundRelay;
+  readonly digests: DigestScheduler;
+  readonly alerts: LowBalanceChecker;
+  readonly http: RunningHttpServer;
+  /** Local mode only: the stand-in for Slack, served by the bot's own HTTP server. */
+  readonly workspace?: LocalWorkspace;
+  health(): Promise<HealthReport>;
+  start(): Promise<void>;
+  /** Stops intake first (HTTP, Slack), then the loops, then the gateway and the store. */
+  stop(): Promise<void>;
+}
+
+/** Builds the bot from its config: the one composition that main.ts, tests, drills and benches share. */
+export async function buildBot(config: Config, overrides: BotOverrides): Promise<Bot> {
+  const { logger } = overrides;
+  const now = overrides.now ?? (() => new Date());
+  const local = config.slack.mode === 'local';
+  const simulated = !config.gateway.url;
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  };
+  let httpServer: RunningHttpServer | undefined;
+  try {
+    const store = await openStore(config.databaseUrl, { logger });
+    closers.push(() => store.close());
+    logger.info({ store: store.target }, 'store opened');
+
+    let gatewayUrl = config.gateway.url;
+    let simulatorUrl: string | undefined;
+    if (!gatewayUrl) {
+      // Loaded only when it runs: production with a real gateway never loads the simulator.
+      const { startSimulator } = await import('./simulator/server.js');
+      const simulator = await startSimulator({
+        port: 0,
+        username: config.gateway.username,
+        password: config.gateway.password,
+        timeZone: config.gateway.timeZone,
+        logger,
+      });
+      closers.push(() => simulator.close());
+      gatewayUrl = simulator.url;
+      simulatorUrl = simulator.url;
+      logger.warn(
+        { url: simulator.url },
+        'SIMULATED GATEWAY: SMS_GATEWAY_URL is unset, no real SMS will be sent',
+      );
+    }
+    const gateway = new GatewayClient({
+      baseUrl: gatewayUrl,
+      username: config.gateway.username,
+      password: config.gateway.password,
+      timeZone: config.gateway.timeZone,
+      timeoutMs: config.gateway.timeoutMs,
+      logger,
+      ...overrides.gatewayClient,
+    });
+    closers.push(() => gateway.close());
+
+    let tracker: DeliveryTracker | undefined;
+    const deps: SlackDeps = {
+      gateway,
+      store,
+      logger,
+      settings: {
+        adminUserIds: config.adminUserIds,
+        defaultCountry: config.defaultCountry,
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        sending: { ...config.sending, defaultValidityMinutes: 1440 },
+      },
+      now,
+      nudgeTracker: (id) => {
+        void tracker?.pollNow(id).catch(() => undefined);
+      },
+    };
+    if (config.adminUserIds.length === 0 && !local) {
+      logger.warn('ADMIN_USER_IDS is empty: nobody can grant roles or send until it is set');
+    }
+
+    // The server is up before the Slack app: in local mode the app's own auth.test goes to the workspace
+    // it serves. Requests reach the app once it exists; until then Slack is asked to try again.
+    let slackListener: RequestListener | undefined;
+    let health: () => Promise<HealthReport> = async () => ({ ok: false, starting: true });
+    let workspace: LocalWorkspace | undefined;
+    let localInboundChannel: string | undefined;
+    const http = await startHttpServer({
+      port: config.port,
+      host: overrides.host,
+      slackListener: (req, res) => {
+        if (slackListener) slackListener(req, res);
+        else res.writeHead(503, { 'retry-after': '1' }).end();
+      },
+      health: () => health(),
+      extra: (req, res) => workspace?.handle(req, res) ?? false,
+    });
+    httpServer = http;
+
+    let slackOptions = {
+      botToken: config.slack.botToken!,
+      signingSecret: config.slack.signingSecret,
+      apiUrl: config.slack.apiUrl,
+    };
+    if (local) {
+      // Loaded only in local mode: the stand-in for Slack is a tool beside the product.
+      const [{ createLocalWorkspace }, { SEEDED }] = await Promise.all([
+        import('./workspace/local.js'),
+        import('./workspace/seed.js'),
+      ]);
+      localInboundChannel = SEEDED.channels.smsOps;
+      const signingSecret = randomBytes(32).toString('hex');
+      const w = await createLocalWorkspace({
+        signingSecret,
+        botEventsUrl: `http://127.0.0.1:${http.port}/slack/events`,
+        simulatorUrl,
+        logger,
+      });
+      workspace = w;
+      deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };
+      slackOptions = { botToken: w.botToken, signingSecret, apiUrl: w.apiUrl };
+    }
+    const slack = await createSlackApp(deps, {
+      mode: config.slack.mode === 'socket' ? 'socket' : 'http',
+      ...slackOptions,
+      appToken: config.slack.appToken,
+      logger,
+      retryConfig: overrides.slackRetry,
+    });
+    slackListener = slack.requestListener;
+
+    tracker = new DeliveryTracker({
+      gateway,
+      store,
+      logger,
+      now,
+      onProgress: cardOnProgress(deps, slack.app.client),
+      stalePendingMs: config.gateway.timeoutMs * 2 + 10_000,
+      onUnknown: (row) => postCard(deps, slack.app.client, row),
+    });
+    const liveTracker = tracker;
+
+    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
+    // a restarted bot finds the claims it left unposted when it died and posts them at once.
+    const instanceId = overrides.instanceId ?? `${hostname()}:${http.port}`;
+    // Local mode shows inbound SMS in #sms-ops unless INBOUND_CHANNEL says otherwise.
+    const inboundChannel = config.inboundChannel ?? localInboundChannel;
+    if (inboundChannel) {
+      await store.subscriptions.add(inboundChannel, { kind: 'inbound' }, 'INBOUND_CHANNEL');
+    }
+    const relay = new InboundRelay({
+      gateway,
+      store,
+      // Its own client: 429s come back to the relay, which paces per channel, instead of pausing every
+      // Slack call the app makes.
+      poster: createSlackInboundPoster({
+        client: inboundWebClient(slackOptions.botToken, { apiUrl: slackOptions.apiUrl }),
+        adminUserIds: deps.settings.adminUserIds,
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        logger,
+      }),
+      logger,
+      settings: {
+        pollSeconds: config.inboundPollSeconds,
+        conversationHours: config.inbound.conversationHours,
+        stopWords: config.inbound.stopWords,
+        surveyKeywords: config.inbound.surveyKeywords,
+        ...overrides.relay,
+        instanceId,
+      },
+    });
+
+    await ensureDefaultDigests(
+      store,
+      config.digestChannel
+        ? { channel: config.digestChannel, cron: config.digestCron, timeZone: config.reportTimeZone }
+        : undefined,
+    );
+    const digestPoster = new SlackDigestPoster({
+      client: slack.app.client,
+      logger,
+      charts: config.digests.charts,
+    });
+    const digests = new DigestScheduler({
+      gateway,
+      store,
+      poster: digestPoster,
+      logger,
+      now,
+      settings: {
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        instanceId,
+        catchUpMinutes: config.digests.catchUpMinutes,
+      },
+    });
+    const alerts = new LowBalanceChecker({
+      gateway,
+      store,
+      poster: digestPoster,
+      logger,
+      now,
+      settings: {
+        reportTimeZone: config.reportTimeZone,
+        simulated,
+        alertCheckMinutes: config.digests.alertCheckMinutes,
+      },
+    });
+
+    health = healthReporter({
+      store,
+      gateway: gatewayProbe(gateway),
+      simulated,
+      lastInboundPoll: () => relay.lastSuccessfulPoll,
+    });
+
+    closers.push(
+      () => liveTracker.stop(),
+      () => relay.stop(),
+      () => digests.stop(),
+      () => alerts.stop(),
+    );
+    // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
+    closers.push(() => http.close());
+    // Closed before the server: an open browser tab's event stream would otherwise hold its close.
+    const openWorkspace = workspace;
+    if (openWorkspace) closers.push(() => openWorkspace.close());
+    let started = false;
+    return {
+      config,
+      store,
+      gateway,
+      simulatorUrl,
+      deps,
+      slack,
+      tracker: liveTracker,
+      relay,
+      digests,
+      alerts,
+      http,
+      workspace,
+      health: () => health(),
+      start: async () => {
+        if (started) return;
+        started = true;
+        if (overrides.startJobs !== false) {
+          liveTracker.start();
+          relay.start();
+          digests.start();
+          alerts.start();
+        }
+        await slack.start();
+        closers.push(() => slack.stop());
+        if (local) {
+          logger.info(
+            { port: http.port },
+            `smsops is running in local mode: open http://localhost:${http.port}/`,
+          );
+        } else {
+          const mode = config.slack.mode;
+          logger.info(
+            { mode, port: http.port },
+            `smsops is running (${mode === 'socket' ? 'Socket Mode' : `HTTP mode on :${http.port}`})`,
+          );
+        }
+      },
+      stop: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    await httpServer?.close();
+    throw error;
+  }
+}

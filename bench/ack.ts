@@ -2,21 +2,14 @@
 // of a signed slash command to our Bolt app behind our HTTP server, next to a bare Bolt app that only
 // acks (same receiver, same server), requests interleaved so both see the same machine. Slack gives an
 // app 3 s; the ack must not wait for the gateway. Run alone with `npx tsx bench/ack.ts`.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, HTTPReceiver } from '@slack/bolt';
-import { GatewayClient } from '../src/gateway/index.js';
 import { startHttpServer } from '../src/http/server.js';
 import { silentLogger } from '../src/log.js';
-import { createSlackApp } from '../src/slack/app.js';
 import { boltLogger } from '../src/slack/bolt-logger.js';
-import type { SlackDeps } from '../src/slack/deps.js';
-import { openStore } from '../src/store/index.js';
 import { createSlackDriver, SEEDED, startFakeSlack } from '../src/workspace/index.js';
-import { testSettings } from '../test/support/settings.js';
-import { startTestSimulator } from '../test/support/simulator.js';
+import { startTestBot } from '../test/support/bot.js';
+import { SimulatorControl } from '../test/support/simulator.js';
 import { SIGNING_SECRET } from '../test/support/slack-harness.js';
 import { type BenchFigure, type Figure, percentile, round } from './figure.js';
 import { formatFigure } from './storage.js';
@@ -27,40 +20,20 @@ const GATEWAY_DELAY_MS = 2_000;
 const { users, channels } = SEEDED;
 
 export async function benchAck(): Promise<Figure[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-ack-'));
-  const { sim, control } = await startTestSimulator();
-  const store = await openStore(`sqlite:${join(dir, 'bench.db')}`);
   const fake = await startFakeSlack();
-  const gateway = new GatewayClient({
-    baseUrl: sim.url,
-    username: 'demo',
-    password: 'demo',
-    timeoutMs: 10_000,
+  const { bot, close } = await startTestBot(
+    {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      ADMIN_USER_IDS: users.admin,
+      SMS_GATEWAY_TIMEOUT_MS: '10000',
+    },
     // Enough connections that 2-second GetBalance calls never queue behind each other.
-    connections: 64,
-  });
-  const deps: SlackDeps = {
-    gateway,
-    store,
-    logger: silentLogger,
-    settings: testSettings([users.admin]),
-    now: () => new Date(),
-    nudgeTracker: () => undefined,
-  };
-  const slack = await createSlackApp(deps, {
-    mode: 'http',
-    botToken: fake.botToken,
-    signingSecret: SIGNING_SECRET,
-    apiUrl: fake.apiUrl,
-    logger: silentLogger,
-    retryConfig: { retries: 0 },
-  });
-  const ours = await startHttpServer({
-    port: 0,
-    host: '127.0.0.1',
-    slackListener: slack.requestListener,
-    health: async () => ({ ok: true }),
-  });
+    { gatewayClient: { connections: 64 } },
+  );
+  const ours = bot.http;
+  const control = new SimulatorControl({ url: bot.simulatorUrl! });
 
   // The floor: the same receiver settings and server, a listener that only acks.
   const logger = boltLogger(silentLogger);
@@ -153,13 +126,9 @@ export async function benchAck(): Promise<Figure[]> {
     ];
     return figures;
   } finally {
-    await ours.close();
+    await close();
     await bare.close();
-    await gateway.close();
     await fake.close();
-    await sim.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -5,8 +5,9 @@
 // JSON.stringify of the SubmitMulti body that send would make — work no implementation can skip.
 // Run alone with `npx tsx bench/compose.ts`.
 import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../src/config.js';
 import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
-import { testSettings } from '../test/support/settings.js';
+import { sendingSettingsOf } from '../src/slack/deps.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
 import { formatFigure } from './storage.js';
 
@@ -32,7 +33,7 @@ function typed(i: number): string {
   }
 }
 
-const sendingSettings = testSettings([]).sending;
+const sendingSettings = sendingSettingsOf(loadConfig({}).sending);
 const ctx: DraftContext = {
   defaultCountry: 'TR',
   settings: sendingSettings,

@@ -3,17 +3,12 @@
 // channel (burst 3), as Slack does. The floor is what grouping allows at best: 1,000 divided by the
 // messages one post carries, at one post a second. Run alone with `npx tsx bench/inbound.ts`;
 // bench/run.ts imports benchInbound().
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { GatewayClient } from '../src/gateway/index.js';
-import { InboundRelay } from '../src/jobs/inbound-relay.js';
+import { createInboundPoster } from '../src/bot.js';
 import { silentLogger } from '../src/log.js';
-import { startSimulator } from '../src/simulator/server.js';
-import { createSlackInboundPoster, inboundWebClient } from '../src/slack/inbound-poster.js';
-import { openStore } from '../src/store/index.js';
 import { SEEDED, startFakeSlack } from '../src/workspace/index.js';
+import { startTestBot } from '../test/support/bot.js';
+import { SIGNING_SECRET } from '../test/support/slack-harness.js';
 import { injectInboundBurst } from './process.js';
 import { type Figure, formatFigure } from './storage.js';
 
@@ -44,34 +39,30 @@ function allVisible(fake: Awaited<ReturnType<typeof startFakeSlack>>, ids: Set<n
 }
 
 export async function benchInbound(): Promise<Figure[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-inbound-'));
-  const sim = await startSimulator({ port: 0 });
-  const store = await openStore(`sqlite:${join(dir, 'bench.db')}`);
   const fake = await startFakeSlack({ rateLimits: { postsPerSecondPerChannel: 1, burst: 3 } });
-  const gateway = new GatewayClient({ baseUrl: sim.url, username: 'demo', password: 'demo' });
-  const poster = createSlackInboundPoster({
-    client: inboundWebClient(fake.botToken, { apiUrl: fake.apiUrl }),
+  const { bot, close } = await startTestBot({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    INBOUND_CHANNEL: CHANNEL,
+    INBOUND_POLL_SECONDS: '1',
+    REPORT_TIMEZONE: 'UTC',
+  });
+  const { relay } = bot;
+  const simUrl = bot.simulatorUrl!;
+  const perPost = createInboundPoster(bot.config, {
+    botToken: fake.botToken,
     adminUserIds: [],
-    reportTimeZone: 'UTC',
-    simulated: true,
     logger: silentLogger,
-  });
-  const relay = new InboundRelay({
-    gateway,
-    store,
-    poster,
-    logger: silentLogger,
-    settings: { instanceId: 'bench', pollSeconds: 1, defaultChannel: CHANNEL },
-  });
+  }).capacity.items;
   try {
     relay.start();
     await relay.pollOnce();
     const started = performance.now();
-    const ids = await injectInboundBurst(sim.url, BURST, '90532');
+    const ids = await injectInboundBurst(simUrl, BURST, '90532');
     const finished = await allVisible(fake, new Set(ids));
     const seconds = Math.round((finished - started) / 100) / 10;
     const posts = fake.state.calls('chat.postMessage').filter((c) => c.status === 200).length;
-    const perPost = poster.capacity.items;
     return [
       {
         name: `inbound burst of ${BURST.toLocaleString('en-US')} SMS: seconds until all are visible`,
@@ -91,12 +82,8 @@ export async function benchInbound(): Promise<Figure[]> {
       { name: 'inbound burst: 429s received', value: fake.state.ratelimitedCount, unit: '429s' },
     ];
   } finally {
-    await relay.stop();
-    await gateway.close();
+    await close();
     await fake.close();
-    await sim.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -2,18 +2,19 @@ import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { hostname } from 'node:os';
 import type { Config } from './config.js';
-import { GatewayClient, type GatewayClientOptions } from './gateway/index.js';
+import { type Gateway, GatewayClient, type GatewayClientOptions } from './gateway/index.js';
 import { gatewayProbe, healthReporter } from './http/health.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
 import { LowBalanceChecker } from './jobs/alert-balance.js';
 import { ensureDefaultDigests } from './jobs/digest-defaults.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
+import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { cardOnProgress, postCard } from './slack/cards.js';
-import type { SlackDeps } from './slack/deps.js';
+import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
 import { openStore, type Store } from './store/index.js';
@@ -61,6 +62,50 @@ export interface Bot {
   start(): Promise<void>;
   /** Stops intake first (HTTP, Slack), then the loops, then the gateway and the store. */
   stop(): Promise<void>;
+}
+
+export interface InboundRelayParts {
+  gateway: Gateway;
+  store: Store;
+  logger: Logger;
+  poster: InboundPoster;
+  instanceId: string;
+  tuning?: BotOverrides['relay'];
+}
+
+/** The inbound relay as the config asks for it; a second instance on the same store is another call. */
+export function createInboundRelay(config: Config, parts: InboundRelayParts): InboundRelay {
+  return new InboundRelay({
+    gateway: parts.gateway,
+    store: parts.store,
+    poster: parts.poster,
+    logger: parts.logger,
+    settings: {
+      pollSeconds: config.inboundPollSeconds,
+      conversationHours: config.inbound.conversationHours,
+      stopWords: config.inbound.stopWords,
+      surveyKeywords: config.inbound.surveyKeywords,
+      ...parts.tuning,
+      instanceId: parts.instanceId,
+    },
+  });
+}
+
+/**
+ * Posts inbound SMS to Slack through a Web API client of its own: 429s come back to the relay, which paces
+ * per channel, instead of pausing every Slack call the app makes.
+ */
+export function createInboundPoster(
+  config: Config,
+  slack: { botToken: string; apiUrl?: string; adminUserIds: readonly string[]; logger: Logger },
+): InboundPoster {
+  return createSlackInboundPoster({
+    client: inboundWebClient(slack.botToken, { apiUrl: slack.apiUrl }),
+    adminUserIds: slack.adminUserIds,
+    reportTimeZone: config.reportTimeZone,
+    simulated: !config.gateway.url,
+    logger: slack.logger,
+  });
 }
 
 /** Builds the bot from its config: the one composition that main.ts, tests, drills and benches share. */
@@ -120,7 +165,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         defaultCountry: config.defaultCountry,
         reportTimeZone: config.reportTimeZone,
         simulated,
-        sending: { ...config.sending, defaultValidityMinutes: 1440 },
+        sending: sendingSettingsOf(config.sending),
       },
       now,
       nudgeTracker: (id) => {
@@ -200,27 +245,17 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     if (inboundChannel) {
       await store.subscriptions.add(inboundChannel, { kind: 'inbound' }, 'INBOUND_CHANNEL');
     }
-    const relay = new InboundRelay({
+    const relay = createInboundRelay(config, {
       gateway,
       store,
-      // Its own client: 429s come back to the relay, which paces per channel, instead of pausing every
-      // Slack call the app makes.
-      poster: createSlackInboundPoster({
-        client: inboundWebClient(slackOptions.botToken, { apiUrl: slackOptions.apiUrl }),
+      logger,
+      poster: createInboundPoster(config, {
+        ...slackOptions,
         adminUserIds: deps.settings.adminUserIds,
-        reportTimeZone: config.reportTimeZone,
-        simulated,
         logger,
       }),
-      logger,
-      settings: {
-        pollSeconds: config.inboundPollSeconds,
-        conversationHours: config.inbound.conversationHours,
-        stopWords: config.inbound.stopWords,
-        surveyKeywords: config.inbound.surveyKeywords,
-        ...overrides.relay,
-        instanceId,
-      },
+      instanceId,
+      tuning: overrides.relay,
     });
 
     await ensureDefaultDigests(

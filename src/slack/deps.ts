@@ -1,4 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js';
+import type { Config } from '../config.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
@@ -12,6 +13,11 @@ export interface SendingSettings {
   confirmCost?: number;
   pricePerSegment: number;
   defaultValidityMinutes: number;
+}
+
+/** The sending settings of a config; a send is valid for 24 hours, the gateway's own default (gateway-notes.md). */
+export function sendingSettingsOf(sending: Config['sending']): SendingSettings {
+  return { ...sending, defaultValidityMinutes: 1440 };
 }
 
 export interface SlackSettings {

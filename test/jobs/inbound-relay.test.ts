@@ -104,7 +104,8 @@ describe('inbound relay: posting', () => {
   it('skips (and logs) what no subscription takes, but still honours its stop word', async () => {
     const { logger, lines } = capturingLogger();
     const [id] = await rig.inject([{ MSISDN: number(5), Text: 'STOP' }]);
-    const relay = rig.relay({ logger, settings: { defaultChannel: undefined } });
+    for (const sub of await rig.store.subscriptions.list()) await rig.store.subscriptions.remove(sub.id);
+    const relay = rig.relay({ logger });
     expect(await relay.pollOnce()).toMatchObject({ ok: true, skipped: 1, posted: 0 });
     expect(rig.posted()).toEqual([]);
     expect(await rig.store.optOuts.has(number(5))).toBe(true);

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { GatewayClient } from '../../src/gateway/index.js';
+import { createInboundPoster, createInboundRelay } from '../../src/bot.js';
+import type { GatewayClient } from '../../src/gateway/index.js';
 import type { InboundPoster } from '../../src/jobs/inbound-poster.js';
-import { InboundRelay, type InboundRelaySettings } from '../../src/jobs/inbound-relay.js';
+import type { InboundRelay, InboundRelaySettings } from '../../src/jobs/inbound-relay.js';
 import { createLogger, type Logger, silentLogger } from '../../src/log.js';
-import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import {
   type FakeSlack,
   type FakeSlackOptions,
@@ -15,7 +12,9 @@ import {
   type SlackMessage,
   startFakeSlack,
 } from '../../src/workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+import { startTestBot } from '../support/bot.js';
+import { SimulatorControl } from '../support/simulator.js';
+import { SIGNING_SECRET } from '../support/slack-harness.js';
 
 export const { channels, users } = SEEDED;
 
@@ -43,7 +42,7 @@ export interface InboundRig {
     store?: Store;
     poster?: InboundPoster;
     logger?: Logger;
-    settings?: Partial<InboundRelaySettings>;
+    settings?: Partial<Omit<InboundRelaySettings, 'instanceId'>>;
   }): InboundRelay;
   inject(messages: Array<Record<string, unknown>>): Promise<number[]>;
   /** Every inbound SMS section posted so far, in posting order, with where it went. */
@@ -54,30 +53,29 @@ export interface InboundRig {
 }
 
 /**
- * The relay's real surroundings on loopback: the simulator as the gateway over HTTP, SQLite in a temp
- * folder, and the fake Slack Web API (rate limits when asked). Each test gets its own, so gateway ids
+ * The relay's real surroundings on loopback, built by the bot's own composition: the simulator as the
+ * gateway over HTTP, SQLite in a temp folder, INBOUND_CHANNEL subscribed, and the fake Slack Web API (rate
+ * limits when asked). `relay()` adds another instance on the same store, as a second process would be. Each test gets its own, so gateway ids
  * (which restart per simulator) never meet another test's claims.
  */
 export async function startInboundRig(options: { fakeSlack?: FakeSlackOptions } = {}): Promise<InboundRig> {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-inbound-'));
-  const dbPath = join(dir, 'smsops.db');
-  const { sim, control } = await startTestSimulator();
-  const store = await openStore(`sqlite:${dbPath}`);
   const fake = await startFakeSlack(options.fakeSlack);
-  const gateway = new GatewayClient({
-    baseUrl: sim.url,
-    username: 'demo',
-    password: 'demo',
-    timeoutMs: 2_000,
-    retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 },
+  const { bot, close } = await startTestBot({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    ADMIN_USER_IDS: users.admin,
+    INBOUND_CHANNEL: channels.smsOps,
+    INBOUND_POLL_SECONDS: '1',
   });
+  const { config, store, gateway } = bot;
+  const control = new SimulatorControl({ url: bot.simulatorUrl! });
   let instances = 0;
   const poster: InboundRig['poster'] = (o = {}) =>
-    createSlackInboundPoster({
-      client: inboundWebClient(fake.botToken, { apiUrl: fake.apiUrl }),
+    createInboundPoster(config, {
+      botToken: fake.botToken,
+      apiUrl: fake.apiUrl,
       adminUserIds: o.adminUserIds ?? [users.admin],
-      reportTimeZone: 'Europe/Istanbul',
-      simulated: true,
       logger: silentLogger,
     });
   const posted: InboundRig['posted'] = () =>
@@ -98,22 +96,17 @@ export async function startInboundRig(options: { fakeSlack?: FakeSlackOptions } 
     fake,
     store,
     gateway,
-    dbPath,
+    dbPath: config.databaseUrl.slice('sqlite:'.length),
     poster,
     relay: (o = {}) =>
-      new InboundRelay({
+      createInboundRelay(config, {
         gateway,
         store: o.store ?? store,
         poster: o.poster ?? poster(),
         logger: o.logger ?? silentLogger,
-        settings: {
-          instanceId: o.instanceId ?? `test-${++instances}`,
-          pollSeconds: 1,
-          defaultChannel: channels.smsOps,
-          // Without rate limits in the fake, pacing would only slow the tests down; burst tests set 1000.
-          postIntervalMs: 10,
-          ...o.settings,
-        },
+        instanceId: o.instanceId ?? `test-${++instances}`,
+        // Without rate limits in the fake, pacing would only slow the tests down; burst tests set 1000.
+        tuning: { postIntervalMs: 10, ...o.settings },
       }),
     inject: async (messages) => (await control.inbound(messages)).ids,
     posted,
@@ -139,11 +132,8 @@ export async function startInboundRig(options: { fakeSlack?: FakeSlackOptions } 
         });
       }),
     close: async () => {
-      await gateway.close();
+      await close();
       await fake.close();
-      await sim.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

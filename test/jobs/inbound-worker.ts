@@ -1,11 +1,10 @@
 // One smsops instance's inbound relay in a process of its own (inbound-processes.test.ts): the gateway
 // simulator, the fake Slack and the SQLite file belong to the test. Tells the test 'ready' after its
-// first poll; SIGTERM stops it the way main.ts does.
-import { GatewayClient } from '../../src/gateway/index.js';
-import { InboundRelay } from '../../src/jobs/inbound-relay.js';
+// first poll; SIGTERM stops it the way main.ts does. Its HTTP server holds the process open, as main's does.
+import { buildBot } from '../../src/bot.js';
+import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
-import { openStore } from '../../src/store/index.js';
+import { SIGNING_SECRET } from '../support/slack-harness.js';
 
 interface WorkerArgs {
   simUrl: string;
@@ -18,44 +17,34 @@ interface WorkerArgs {
 }
 
 const args = JSON.parse(process.argv[2]!) as WorkerArgs;
-const store = await openStore(`sqlite:${args.db}`);
-const gateway = new GatewayClient({
-  baseUrl: args.simUrl,
-  username: 'demo',
-  password: 'demo',
-  timeoutMs: 5_000,
+// The bot as production builds it, with only its relay running, on the test's simulator, Slack and file.
+const config = loadConfig({
+  SLACK_BOT_TOKEN: args.botToken,
+  SLACK_SIGNING_SECRET: SIGNING_SECRET,
+  SLACK_API_URL: args.apiUrl,
+  SMS_GATEWAY_URL: args.simUrl,
+  SMS_GATEWAY_USERNAME: 'demo',
+  SMS_GATEWAY_PASSWORD: 'demo',
+  DATABASE_URL: `sqlite:${args.db}`,
+  INBOUND_CHANNEL: args.channel,
+  INBOUND_POLL_SECONDS: '1',
 });
-const relay = new InboundRelay({
-  gateway,
-  store,
-  poster: createSlackInboundPoster({
-    client: inboundWebClient(args.botToken, { apiUrl: args.apiUrl }),
-    adminUserIds: [],
-    reportTimeZone: 'UTC',
-    simulated: true,
+const bot = await buildBot(
+  { ...config, port: 0 },
+  {
     logger: silentLogger,
-  }),
-  logger: silentLogger,
-  settings: {
+    host: '127.0.0.1',
+    startJobs: false,
     instanceId: args.instanceId,
-    pollSeconds: 1,
-    defaultChannel: args.channel,
-    claimLeaseMs: args.leaseMs,
+    relay: { claimLeaseMs: args.leaseMs },
   },
-});
-
-// The relay's timer does not hold a process open (main.ts has its HTTP server for that); this does.
-const alive = setInterval(() => undefined, 60_000);
+);
+await bot.start();
 
 process.on('SIGTERM', () => {
-  clearInterval(alive);
-  void relay
-    .stop()
-    .then(() => gateway.close())
-    .then(() => store.close())
-    .finally(() => process.exit(0));
+  void bot.stop().finally(() => process.exit(0));
 });
 
-relay.start();
-await relay.pollOnce();
+bot.relay.start();
+await bot.relay.pollOnce();
 process.send!({ type: 'ready' });

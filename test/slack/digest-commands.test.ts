@@ -1,6 +1,5 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LowBalanceChecker } from '../../src/jobs/alert-balance.js';
 import { DigestScheduler } from '../../src/jobs/digest-scheduler.js';
 import { type Logger, silentLogger } from '../../src/log.js';
 import { SlackDigestPoster } from '../../src/slack/digest-poster.js';
@@ -8,12 +7,12 @@ import { checkBlocks, type SlackMessage } from '../../src/workspace/index.js';
 import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;
-let client: WebClient;
+let _client: WebClient;
 
 beforeAll(async () => {
   h = await startHarness();
   await h.store.permissions.grant(users.alice, 'viewer', users.admin);
-  client = new WebClient(h.fake.botToken, { slackApiUrl: h.fake.apiUrl, retryConfig: { retries: 0 } });
+  _client = new WebClient(h.fake.botToken, { slackApiUrl: h.fake.apiUrl, retryConfig: { retries: 0 } });
 });
 afterAll(() => h.close());
 
@@ -126,7 +125,7 @@ describe('scheduled digests through Slack', () => {
       new Date(Date.now() - 3_600_000),
     );
     const after = h.fake.state.journal.seq;
-    const outcomes = await scheduler(new SlackDigestPoster({ client, logger: silentLogger })).tick();
+    const outcomes = await h.bot.digests.tick();
     expect(outcomes).toEqual([
       expect.objectContaining({ subscriptionId: subscription.id, outcome: 'posted' }),
     ]);
@@ -189,13 +188,7 @@ describe('/sms alert', () => {
     await h.sms('alert');
     await h.ephemeral(users.admin, /alerted when usable credit falls below \*1,000,000\.00\*/);
 
-    const checker = new LowBalanceChecker({
-      gateway: h.deps.gateway,
-      store: h.store,
-      poster: new SlackDigestPoster({ client, logger: silentLogger }),
-      logger: silentLogger,
-      settings: { reportTimeZone: 'Europe/Istanbul', simulated: true },
-    });
+    const checker = h.bot.alerts;
     after = h.fake.state.journal.seq;
     expect(await checker.check()).toHaveLength(1);
     const alert = await posted(/Usable credit is below 1,000,000\.00/, after);

@@ -1,12 +1,9 @@
 import type { RespondArguments } from '@slack/bolt';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InboundRelay } from '../../src/jobs/inbound-relay.js';
-import { silentLogger } from '../../src/log.js';
 import type { CommandContext } from '../../src/slack/commands/context.js';
 import { subscribeInbound, unsubscribeInbound } from '../../src/slack/commands/inbound.js';
 import { UserInputError } from '../../src/slack/errors.js';
-import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
 import type { Role } from '../../src/store/index.js';
 import type { SlackMessage } from '../../src/workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
@@ -130,19 +127,8 @@ describe('Reply button on an inbound SMS', () => {
     [gatewayId] = (
       await h.control.inbound([{ MSISDN: '905321234567', Text: 'Is my order ready?', Recipient: 'ACME' }])
     ).ids as [number];
-    const relay = new InboundRelay({
-      gateway: h.deps.gateway,
-      store: h.store,
-      poster: createSlackInboundPoster({
-        client: inboundWebClient(h.fake.botToken, { apiUrl: h.fake.apiUrl }),
-        adminUserIds: [users.admin],
-        reportTimeZone: 'Europe/Istanbul',
-        simulated: true,
-        logger: silentLogger,
-      }),
-      logger: silentLogger,
-      settings: { instanceId: 'reply-test', pollSeconds: 1, defaultChannel: channels.smsOps },
-    });
+    await h.store.subscriptions.add(channels.smsOps, { kind: 'inbound' }, users.admin);
+    const { relay } = h.bot;
     await relay.pollOnce();
     post = await h.fake.state.waitForMessage((m) =>
       JSON.stringify(m.blocks ?? []).includes(`inbound_${gatewayId}`),

@@ -1,3 +1,4 @@
+import type { Bot } from '../../src/bot.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import type { Store } from '../../src/store/index.js';
@@ -30,6 +31,8 @@ export interface HarnessOptions {
  * the fake Slack Web API, our Bolt app behind our HTTP server, and Slack's side as signed requests.
  */
 export interface Harness {
+  /** The bot as buildBot made it; its loops are not started (tests call tick, pollNow, pollOnce). */
+  bot: Bot;
   deps: SlackDeps;
   store: Store;
   fake: FakeSlack;
@@ -76,6 +79,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     since = fake.state.journal.seq;
   };
   return {
+    bot,
     deps,
     store,
     fake,

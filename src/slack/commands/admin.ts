@@ -47,7 +47,7 @@ import {
 } from '../ui/admin-templates.js';
 import { escapeMrkdwn, plural } from '../ui/format.js';
 import { SUBCOMMANDS } from './catalogue.js';
-import type { CommandContext, SubcommandHandler } from './context.js';
+import type { CommandContext, SubcommandHandler, SubcommandHandlers } from './context.js';
 import { fromSlack } from './slack-text.js';
 
 const AUDIT_DEFAULT = 20;
@@ -398,7 +398,7 @@ async function templateShow(ctx: CommandContext, rest: string): Promise<void> {
   );
 }
 
-export const ADMIN_HANDLERS: Record<string, SubcommandHandler> = {
+export const ADMIN_HANDLERS = {
   grant: grantCommand,
   revoke: revokeCommand,
   who: whoCommand,
@@ -406,7 +406,7 @@ export const ADMIN_HANDLERS: Record<string, SubcommandHandler> = {
   optout: optoutCommand,
   lists: listsCommand,
   templates: templatesCommand,
-};
+} satisfies SubcommandHandlers;
 
 // ---- shared parsing ----
 

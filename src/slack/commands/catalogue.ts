@@ -4,12 +4,16 @@ export interface SubcommandInfo {
   usage: string;
   summary: string;
   example: string;
-  /** Who may run it; look-ups are open to every member of the workspace with a role. */
-  needs: 'viewer' | 'sender' | 'admin';
+  /** Who may run it; look-ups are open to every member of the workspace with a role, help to everyone. */
+  needs: 'anyone' | 'viewer' | 'sender' | 'admin';
   group: 'Send' | 'Look up' | 'Channel subscriptions' | 'Lists and templates' | 'Administration';
 }
 
-export const SUBCOMMANDS: readonly SubcommandInfo[] = [
+/**
+ * `as const`: the names are a type, so a catalogue entry without a handler, or a handler without an entry,
+ * fails the typecheck (see SubcommandHandlers in context.ts and SUBCOMMAND_HANDLERS in index.ts).
+ */
+export const SUBCOMMANDS = [
   {
     name: 'send',
     usage: 'send [numbers…] [text]',
@@ -192,9 +196,15 @@ export const SUBCOMMANDS: readonly SubcommandInfo[] = [
     usage: 'help',
     summary: 'this list',
     example: '/sms help',
-    needs: 'viewer',
+    needs: 'anyone',
     group: 'Look up',
   },
-];
+] as const satisfies readonly SubcommandInfo[];
 
-export const SUBCOMMAND_NAMES = SUBCOMMANDS.map((s) => s.name);
+export type SubcommandName = (typeof SUBCOMMANDS)[number]['name'];
+
+export const SUBCOMMAND_NAMES: readonly SubcommandName[] = SUBCOMMANDS.map((s) => s.name);
+
+export function isSubcommandName(name: string): name is SubcommandName {
+  return (SUBCOMMAND_NAMES as readonly string[]).includes(name);
+}

@@ -2,6 +2,7 @@ import type { RespondArguments } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Role } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
+import type { SubcommandName } from './catalogue.js';
 
 export interface CommandContext {
   deps: SlackDeps;
@@ -18,3 +19,6 @@ export interface CommandContext {
 }
 
 export type SubcommandHandler = (ctx: CommandContext) => Promise<void>;
+
+/** A group of handlers: each key must be a subcommand of the catalogue. */
+export type SubcommandHandlers = Partial<Record<SubcommandName, SubcommandHandler>>;

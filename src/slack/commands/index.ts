@@ -1,15 +1,21 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../deps.js';
 import { ADMIN_HANDLERS } from './admin.js';
+import type { SubcommandName } from './catalogue.js';
 import type { SubcommandHandler } from './context.js';
 import { DIGEST_HANDLERS } from './digests.js';
+import { helpCommand } from './help.js';
 import { LOOKUP_HANDLERS } from './lookups.js';
 import { cancelCommand, sendCommand, statusCommand } from './send.js';
 import { smsCommandHandler } from './sms.js';
 import { SUBSCRIPTION_HANDLERS } from './subscriptions.js';
 
-/** Every subcommand's handler; the router checks the catalogue's role before calling one. */
-export const SUBCOMMAND_HANDLERS: Record<string, SubcommandHandler> = {
+/**
+ * Every subcommand's handler, exactly one per catalogue entry (a missing one fails the typecheck); the router
+ * checks the catalogue's role before calling one.
+ */
+export const SUBCOMMAND_HANDLERS: Record<SubcommandName, SubcommandHandler> = {
+  help: helpCommand,
   send: sendCommand,
   status: statusCommand,
   cancel: cancelCommand,

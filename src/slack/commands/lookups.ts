@@ -13,7 +13,7 @@ import { inboxMessage, inboxWindow, newestInbound } from '../ui/lookup-inbox.js'
 import { sendersMessage } from '../ui/lookup-senders.js';
 import { statsMessage } from '../ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../ui/lookup-surveys.js';
-import type { CommandContext, SubcommandHandler } from './context.js';
+import type { CommandContext, SubcommandHandler, SubcommandHandlers } from './context.js';
 
 interface CountRule {
   command: string;
@@ -158,7 +158,7 @@ export async function inboxCommand(ctx: CommandContext): Promise<void> {
 }
 
 /** balance, log, senders, stats, surveys, survey, inbox. */
-export const LOOKUP_HANDLERS: Record<string, SubcommandHandler> = {
+export const LOOKUP_HANDLERS = {
   balance: balanceCommand,
   log: logCommand,
   senders: sendersCommand,
@@ -166,4 +166,4 @@ export const LOOKUP_HANDLERS: Record<string, SubcommandHandler> = {
   surveys: surveysCommand,
   survey: surveyCommand,
   inbox: inboxCommand,
-};
+} satisfies SubcommandHandlers;

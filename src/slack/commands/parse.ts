@@ -1,9 +1,8 @@
 import { closest, distance } from 'fastest-levenshtein';
-import { SUBCOMMAND_NAMES } from './catalogue.js';
+import { isSubcommandName, SUBCOMMAND_NAMES, type SubcommandName } from './catalogue.js';
 
 export type ParsedCommand =
-  | { kind: 'help' }
-  | { kind: 'subcommand'; name: string; args: string[]; rest: string }
+  | { kind: 'subcommand'; name: SubcommandName; args: string[]; rest: string }
   | { kind: 'unknown'; typed: string; suggestion?: string };
 
 /**
@@ -12,12 +11,12 @@ export type ParsedCommand =
  */
 export function parseCommand(text: string): ParsedCommand {
   const trimmed = text.trim();
-  if (trimmed === '') return { kind: 'help' };
+  if (trimmed === '') return { kind: 'subcommand', name: 'help', args: [], rest: '' };
   const match = /^(\S+)\s*([\s\S]*)$/.exec(trimmed)!;
   const name = match[1]!.toLowerCase();
   const rest = match[2] ?? '';
-  if (name === 'help' || name === '?') return { kind: 'help' };
-  if (!SUBCOMMAND_NAMES.includes(name)) {
+  if (name === '?') return { kind: 'subcommand', name: 'help', args: [], rest: '' };
+  if (!isSubcommandName(name)) {
     const candidate = closest(name, [...SUBCOMMAND_NAMES]);
     const close = distance(name, candidate) <= Math.max(2, Math.floor(candidate.length / 3));
     return { kind: 'unknown', typed: match[1]!, suggestion: close ? candidate : undefined };

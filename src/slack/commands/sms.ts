@@ -2,13 +2,16 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { denialText, roleOf, satisfies } from '../permissions.js';
-import { helpBlocks, helpText } from '../ui/help.js';
-import { SUBCOMMANDS } from './catalogue.js';
+import { helpBlocks } from '../ui/help.js';
+import { SUBCOMMANDS, type SubcommandName } from './catalogue.js';
 import type { SubcommandHandler } from './context.js';
 import { parseCommand } from './parse.js';
 
 /** `/sms …`: acks at once, then answers through response_url or a modal, whatever the gateway does. */
-export function smsCommandHandler(deps: SlackDeps, handlers: Readonly<Record<string, SubcommandHandler>>) {
+export function smsCommandHandler(
+  deps: SlackDeps,
+  handlers: Readonly<Record<SubcommandName, SubcommandHandler>>,
+) {
   return async function handleSmsCommand({
     ack,
     command,
@@ -20,10 +23,6 @@ export function smsCommandHandler(deps: SlackDeps, handlers: Readonly<Record<str
     const log = deps.logger.child({ user: command.user_id, channel: command.channel_id });
     const ephemeral = (text: string) => respond({ response_type: 'ephemeral', text });
     try {
-      if (parsed.kind === 'help') {
-        await respond({ response_type: 'ephemeral', text: helpText(), blocks: helpBlocks() });
-        return;
-      }
       if (parsed.kind === 'unknown') {
         await respond({
           response_type: 'ephemeral',
@@ -35,13 +34,9 @@ export function smsCommandHandler(deps: SlackDeps, handlers: Readonly<Record<str
       const info = SUBCOMMANDS.find((s) => s.name === parsed.name)!;
       const handler = handlers[parsed.name];
       const role = await roleOf(deps, command.user_id);
-      if (!satisfies(role, info.needs)) {
+      if (info.needs !== 'anyone' && !satisfies(role, info.needs)) {
         log.info({ subcommand: parsed.name, role: role ?? 'none' }, 'command denied');
         await ephemeral(denialText(info.needs, role));
-        return;
-      }
-      if (!handler) {
-        await ephemeral(`\`/sms ${parsed.name}\` is not available in this version.`);
         return;
       }
       await handler({

@@ -1,5 +1,5 @@
 import { UserInputError } from '../errors.js';
-import type { CommandContext, SubcommandHandler } from './context.js';
+import type { CommandContext, SubcommandHandler, SubcommandHandlers } from './context.js';
 import { subscribeDigest, unsubscribeDigest } from './digests.js';
 import { subscribeInbound, unsubscribeInbound } from './inbound.js';
 
@@ -14,7 +14,7 @@ function byKind(inbound: SubcommandHandler, digest: SubcommandHandler, verb: str
   };
 }
 
-export const SUBSCRIPTION_HANDLERS: Record<string, SubcommandHandler> = {
+export const SUBSCRIPTION_HANDLERS = {
   subscribe: byKind(subscribeInbound, subscribeDigest, 'subscribe'),
   unsubscribe: byKind(unsubscribeInbound, unsubscribeDigest, 'unsubscribe'),
-};
+} satisfies SubcommandHandlers;

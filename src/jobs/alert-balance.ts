@@ -1,7 +1,7 @@
+import { runwayOf, spendOf, spendWindow } from '../digests/spend.js';
 import type { Balance, Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
-import { runwayOf, spendOf } from './digest-balance.js';
 import type { AlertChange, DigestPoster, Runway } from './digest-types.js';
 import { JobLoop } from './loop.js';
 
@@ -26,7 +26,6 @@ type AlertSubscription = SubscriptionMeta & { kind: 'low_balance'; threshold: nu
 /** Alert states kept on the subscription: null until the first check. */
 export const ALERT_STATE = { below: 'below', ok: 'ok' } as const;
 
-const DAY_MS = 86_400_000;
 
 /**
  * What a check of one subscription should do with its state: alert once when usable credit is below the
@@ -121,11 +120,8 @@ export class LowBalanceChecker {
 
   async #runway(balance: Balance, now: Date): Promise<Runway | undefined> {
     try {
-      const log = await this.#o.gateway.getBalanceLog({
-        begin: new Date(now.getTime() - 7 * DAY_MS),
-        end: now,
-      });
-      return runwayOf(balance.usable, spendOf(log, now));
+      const log = await this.#o.gateway.getBalanceLog(spendWindow(now));
+      return runwayOf(balance.usable, spendOf(log, now, this.#o.settings.reportTimeZone));
     } catch {
       return undefined;
     }

@@ -1,43 +1,18 @@
+import { directionOf, runwayOf, spendOf, spendWindow } from '../digests/spend.js';
 import type { Balance, BalanceLogEntry, Gateway } from '../gateway/index.js';
 import type { DigestMemory } from './digest-memory.js';
-import type { BalanceDigest, Runway, Spend } from './digest-types.js';
+import type { BalanceDigest } from './digest-types.js';
 
-const DAY_MS = 86_400_000;
 /** Largest debits and credits listed: enough to spot what moved the balance, short enough to read. */
 export const LARGEST_ENTRIES = 3;
 
 export interface BalanceDigestInput {
   now: Date;
+  /** REPORT_TIMEZONE: where "today" begins. */
+  timeZone: string;
   /** What "the period" of the digest is: since its previous scheduled slot. */
   period: { from: Date; to: Date };
   previous?: DigestMemory;
-}
-
-/** The gateway spells the type; amounts are always positive. */
-export function directionOf(entry: BalanceLogEntry): 'credit' | 'debit' | 'other' {
-  const type = entry.type.trim().toLowerCase();
-  return type === 'credit' ? 'credit' : type === 'debit' ? 'debit' : 'other';
-}
-
-/** Debits only: a credit is a top-up or a refund, neither of which is spending. */
-export function spendOf(entries: readonly BalanceLogEntry[], now: Date): Spend {
-  const spend: Spend = { day1: 0, day7: 0, day30: 0 };
-  const t = now.getTime();
-  for (const e of entries) {
-    if (directionOf(e) !== 'debit' || !e.timestamp || e.timestamp.getTime() > t) continue;
-    const age = t - e.timestamp.getTime();
-    if (age <= DAY_MS) spend.day1 += e.amount;
-    if (age <= 7 * DAY_MS) spend.day7 += e.amount;
-    if (age <= 30 * DAY_MS) spend.day30 += e.amount;
-  }
-  return spend;
-}
-
-/** The 7-day rate: recent enough to follow a change in traffic, long enough to smooth out a weekend. */
-export function runwayOf(usable: number, spend: Spend): Runway {
-  const perDay = spend.day7 / 7;
-  if (usable <= 0) return { perDay, days: 0 };
-  return { perDay, days: perDay > 0 ? usable / perDay : undefined };
 }
 
 function inPeriod(entry: BalanceLogEntry, period: { from: Date; to: Date }): boolean {
@@ -77,12 +52,12 @@ export async function buildBalanceDigest(
   gateway: Gateway,
   input: BalanceDigestInput,
 ): Promise<BalanceDigest> {
-  const begin = new Date(Math.min(input.now.getTime() - 30 * DAY_MS, input.period.from.getTime()));
+  const begin = new Date(Math.min(spendWindow(input.now).begin.getTime(), input.period.from.getTime()));
   // The log is a side note: a log that cannot be read must not hold back the balance itself.
   const log = gateway.getBalanceLog({ begin, end: input.now }).catch(() => undefined);
   const balance = await gateway.getBalance();
   const entries = await log;
-  const spend = entries ? spendOf(entries, input.now) : undefined;
+  const spend = entries ? spendOf(entries, input.now, input.timeZone) : undefined;
   const periodEntries = entries?.filter((e) => inPeriod(e, input.period));
   return {
     kind: 'balance',

@@ -1,24 +1,13 @@
+import type { Runway, Spend } from '../digests/spend.js';
 import type { Balance, BalanceLogEntry, MonthlyStats, Survey, SurveyAnswer } from '../gateway/index.js';
 import type { DigestKind } from '../store/index.js';
+
+export type { Runway, Spend };
 
 /**
  * What a digest says, as data: the jobs gather it from the gateway and the store, and whoever shows it
  * (Slack, through DigestPoster) decides how it looks. Nothing here knows about Block Kit.
  */
-
-export interface Spend {
-  /** Debits of the last 1, 7 and 30 days (rolling, from the digest's time). */
-  day1: number;
-  day7: number;
-  day30: number;
-}
-
-export interface Runway {
-  /** Average debits a day over the last 7 days. */
-  perDay: number;
-  /** How long usable credit lasts at that rate; undefined when nothing was spent. */
-  days: number | undefined;
-}
 
 export interface BalanceDigest {
   kind: 'balance';

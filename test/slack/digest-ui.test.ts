@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { runwayOf, spendOf } from '../../src/digests/spend.js';
 import type { BalanceLogEntry, Survey, SurveyAnswer } from '../../src/gateway/index.js';
-import { buildBalanceDigest, runwayOf, spendOf } from '../../src/jobs/digest-balance.js';
+import { buildBalanceDigest } from '../../src/jobs/digest-balance.js';
 import { statsDigestOf } from '../../src/jobs/digest-stats.js';
 import type { DigestFraming, SurveysDigest } from '../../src/jobs/digest-types.js';
 import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts-png.js';
@@ -55,10 +56,12 @@ describe('balance digest', () => {
     ];
     const d = await buildBalanceDigest(gateway, {
       now: NOW,
+      timeZone: framing.timeZone,
       period: { from: new Date(NOW.getTime() - DAY), to: NOW },
       previous: { slot: 'x', at: new Date(NOW.getTime() - DAY).toISOString(), usable: 1200 },
     });
-    expect(d.spend).toEqual({ day1: 40, day7: 80, day30: 180 });
+    // "Today" is the report zone's calendar day: the debit of 20 hours ago was yesterday there.
+    expect(d.spend).toEqual({ today: 10, day7: 80, day30: 180 });
     expect(d.runway).toEqual({ perDay: 80 / 7, days: 1000 / (80 / 7) });
     expect(d.change).toMatchObject({ amount: -200, basis: 'previous-digest' });
     expect(d.largestDebits.map((e) => e.id)).toEqual([2, 1]);
@@ -89,6 +92,7 @@ describe('balance digest', () => {
     gateway.failing.add('getBalanceLog');
     const d = await buildBalanceDigest(gateway, {
       now: NOW,
+      timeZone: framing.timeZone,
       period: { from: new Date(NOW.getTime() - DAY), to: NOW },
     });
     expect(d.spend).toBeUndefined();
@@ -98,11 +102,11 @@ describe('balance digest', () => {
   });
 
   it('forecasts from the 7-day rate: no spend, used up, and the numbers', () => {
-    expect(runwayOf(100, { day1: 0, day7: 0, day30: 0 })).toEqual({ perDay: 0, days: undefined });
-    expect(runwayOf(0, { day1: 1, day7: 7, day30: 7 })).toEqual({ perDay: 1, days: 0 });
-    expect(runwayOf(70, { day1: 1, day7: 70, day30: 70 })).toEqual({ perDay: 10, days: 7 });
-    expect(spendOf([entry(1, 'Credit', 5, NOW.getTime() - 1000)], NOW)).toEqual({
-      day1: 0,
+    expect(runwayOf(100, { today: 0, day7: 0, day30: 0 })).toEqual({ perDay: 0, days: undefined });
+    expect(runwayOf(0, { today: 1, day7: 7, day30: 7 })).toEqual({ perDay: 1, days: 0 });
+    expect(runwayOf(70, { today: 1, day7: 70, day30: 70 })).toEqual({ perDay: 10, days: 7 });
+    expect(spendOf([entry(1, 'Credit', 5, NOW.getTime() - 1000)], NOW, 'UTC')).toEqual({
+      today: 0,
       day7: 0,
       day30: 0,
     });
@@ -121,6 +125,7 @@ describe('balance digest', () => {
     );
     const d = await buildBalanceDigest(gateway, {
       now: NOW,
+      timeZone: framing.timeZone,
       period: { from: new Date(NOW.getTime() - DAY), to: NOW },
     });
     valid(balanceDigestMessage(d, framing));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spendOf } from '../../src/digests/spend.js';
 import type {
   BalanceLogEntry,
   InboundMessage,
@@ -8,7 +9,8 @@ import type {
 } from '../../src/gateway/index.js';
 import { parseCount, parseSurveyId } from '../../src/slack/commands/lookups.js';
 import { UserInputError } from '../../src/slack/errors.js';
-import { balanceLogMessage, balanceMessage, spendFrom } from '../../src/slack/ui/lookup-balance.js';
+import { newestInbound } from '../../src/slack/lookup-windows.js';
+import { balanceLogMessage, balanceMessage } from '../../src/slack/ui/lookup-balance.js';
 import {
   fitUnits,
   type LookupMessage,
@@ -16,7 +18,7 @@ import {
   listBlocks,
   textBar,
 } from '../../src/slack/ui/lookup-common.js';
-import { inboxMessage, newestInbound } from '../../src/slack/ui/lookup-inbox.js';
+import { inboxMessage } from '../../src/slack/ui/lookup-inbox.js';
 import { sendersMessage } from '../../src/slack/ui/lookup-senders.js';
 import { statsMessage } from '../../src/slack/ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../../src/slack/ui/lookup-surveys.js';
@@ -109,7 +111,7 @@ describe('building blocks', () => {
 
 describe('balance and log', () => {
   it('counts debits of today (in the report zone) and of the last 7 days, never credits', () => {
-    const spend = spendFrom(
+    const spend = spendOf(
       [
         logEntry(1, 30, 'Debit', 1), // 00:00 Istanbul: today
         logEntry(2, 31, 'Debit', 2), // 23:59 yesterday
@@ -117,9 +119,10 @@ describe('balance and log', () => {
         logEntry(4, 8 * 24 * 60, 'Debit', 50), // before the window
         logEntry(5, 5, 'debit', 4), // spelling varies
       ],
-      view,
+      view.now,
+      view.timeZone,
     );
-    expect(spend).toEqual({ today: 5, week: 7 });
+    expect(spend).toEqual({ today: 5, day7: 7, day30: 57 });
   });
 
   it('shows the balance without spend when the log is unavailable, and no notice unless simulated', () => {

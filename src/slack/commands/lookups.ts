@@ -1,15 +1,11 @@
+import { spendOf, spendWindow } from '../../digests/spend.js';
 import { GatewayRejected, type SurveyAnswer } from '../../gateway/index.js';
 import { UserInputError } from '../errors.js';
+import { inboxWindow, logWindow, newestInbound } from '../lookup-windows.js';
 import { escapeMrkdwn, truncate } from '../ui/format.js';
-import {
-  balanceLogMessage,
-  balanceMessage,
-  logWindow,
-  spendFrom,
-  spendWindow,
-} from '../ui/lookup-balance.js';
+import { balanceLogMessage, balanceMessage } from '../ui/lookup-balance.js';
 import type { LookupMessage, LookupView } from '../ui/lookup-common.js';
-import { inboxMessage, inboxWindow, newestInbound } from '../ui/lookup-inbox.js';
+import { inboxMessage } from '../ui/lookup-inbox.js';
 import { sendersMessage } from '../ui/lookup-senders.js';
 import { statsMessage } from '../ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../ui/lookup-surveys.js';
@@ -92,7 +88,7 @@ export async function balanceCommand(ctx: CommandContext): Promise<void> {
   const view = viewOf(ctx);
   // Spend is a side note: a balance log that cannot be read must not hide the balance itself.
   const spend = ctx.deps.gateway.getBalanceLog(spendWindow(view.now)).then(
-    (entries) => spendFrom(entries, view),
+    (entries) => spendOf(entries, view.now, view.timeZone),
     (error: unknown) => {
       ctx.deps.logger.warn(
         { err: error instanceof Error ? error.message : String(error) },

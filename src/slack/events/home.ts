@@ -2,16 +2,15 @@ import { TZDate } from '@date-fns/tz';
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { startOfDay } from 'date-fns';
-import { runwayOf, spendOf } from '../../jobs/digest-balance.js';
+import { runwayOf, spendOf, spendWindow } from '../../digests/spend.js';
 import { compileSchedule } from '../../jobs/schedule.js';
 import type { Subscription } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
+import { inboxWindow, newestInbound } from '../lookup-windows.js';
 import { roleOf } from '../permissions.js';
 import { HOME_REFRESH_ACTION, type HomeData, homeView, type Part } from '../ui/home-view.js';
-import { inboxWindow, newestInbound } from '../ui/lookup-inbox.js';
 
-const DAY_MS = 86_400_000;
 /** Recent sends looked through for open batches: older ones are final or past their validity. */
 const OPEN_BATCH_SCAN = 200;
 
@@ -53,12 +52,10 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
   const { gateway, store } = deps;
   const [balance, today, openBatches, inbound, subscriptions] = await Promise.all([
     part(async () => {
-      const log = gateway
-        .getBalanceLog({ begin: new Date(now.getTime() - 7 * DAY_MS), end: now })
-        .catch(() => undefined);
+      const log = gateway.getBalanceLog(spendWindow(now)).catch(() => undefined);
       const b = await gateway.getBalance();
       const entries = await log;
-      const spend = entries ? spendOf(entries, now) : undefined;
+      const spend = entries ? spendOf(entries, now, timeZone) : undefined;
       return { balance: b, spend, runway: spend ? runwayOf(b.usable, spend) : undefined };
     }),
     part(async () => {

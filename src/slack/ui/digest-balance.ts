@@ -1,4 +1,5 @@
 import type { KnownBlock } from '@slack/types';
+import { todayLabel } from '../../digests/spend.js';
 import type { BalanceLogEntry } from '../../gateway/index.js';
 import type { BalanceDigest, DigestFraming, Runway } from '../../jobs/digest-types.js';
 import { fields, section } from './blocks.js';
@@ -50,7 +51,7 @@ export function balanceDigestMessage(d: BalanceDigest, framing: DigestFraming): 
     ]),
     section(
       d.spend
-        ? `:chart_with_downwards_trend: Spent in the last 24 hours *${formatMoney(d.spend.day1)}* · 7 days *${formatMoney(d.spend.day7)}* · 30 days *${formatMoney(d.spend.day30)}*`
+        ? `:chart_with_downwards_trend: Spent ${todayLabel(tz)} *${formatMoney(d.spend.today)}* · last 7 days *${formatMoney(d.spend.day7)}* · 30 days *${formatMoney(d.spend.day30)}*`
         : ':grey_question: Spending is not available: the balance log could not be read.',
     ),
     section(runwayLine(d.runway, d.balance.usable, d.at, tz)),

@@ -1,6 +1,6 @@
 import type { KnownBlock, View } from '@slack/types';
+import { type Runway, type Spend, todayLabel } from '../../digests/spend.js';
 import type { Balance, InboundMessage } from '../../gateway/index.js';
-import type { Runway, Spend } from '../../jobs/digest-types.js';
 import { formatForPeople } from '../../sms/index.js';
 import type { OutboxRow, Role, Subscription } from '../../store/index.js';
 import { context, divider, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
@@ -46,7 +46,7 @@ function balanceBlocks(data: HomeData): KnownBlock[] {
       ['Main + Limit', `${formatMoney(balance.main)} + ${formatMoney(balance.limit)}`],
       ...(spend
         ? ([
-            ['Spent today (24 h)', formatMoney(spend.day1)],
+            [`Spent ${todayLabel(data.timeZone)}`, formatMoney(spend.today)],
             ['Spent last 7 days', formatMoney(spend.day7)],
           ] as Array<[string, string]>)
         : []),

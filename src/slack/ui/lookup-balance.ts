@@ -1,7 +1,7 @@
-import { TZDate } from '@date-fns/tz';
 import type { KnownBlock } from '@slack/types';
-import { startOfDay } from 'date-fns';
+import { directionOf, type Spend, todayLabel } from '../../digests/spend.js';
 import type { Balance, BalanceLogEntry } from '../../gateway/index.js';
+import { logWindow } from '../lookup-windows.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatMoney, formatTime, plural } from './format.js';
 import {
@@ -12,44 +12,13 @@ import {
   listBlocks,
 } from './lookup-common.js';
 
-const DAY_MS = 86_400_000;
 /** Balance-log lines shown before "…and N more": enough to scan, short enough to read. */
 export const LOG_MAX_LINES = 40;
-
-/** The window `/sms balance` reads spend from: the last 7 days, which always contains "today". */
-export function spendWindow(now: Date): { begin: Date } {
-  return { begin: new Date(now.getTime() - 7 * DAY_MS) };
-}
-
-/** The window `/sms log <days>` reads: rolling days back from now, not calendar days. */
-export function logWindow(now: Date, days: number): { begin: Date } {
-  return { begin: new Date(now.getTime() - days * DAY_MS) };
-}
-
-export interface Spend {
-  today: number;
-  week: number;
-}
-
-/** Debits only: a credit is a top-up or a refund, neither of which is spending. */
-export function spendFrom(entries: readonly BalanceLogEntry[], view: LookupView): Spend {
-  const midnight = startOfDay(new TZDate(view.now.getTime(), view.timeZone)).getTime();
-  const weekAgo = spendWindow(view.now).begin.getTime();
-  let today = 0;
-  let week = 0;
-  for (const entry of entries) {
-    if (direction(entry) !== 'debit' || !entry.timestamp) continue;
-    const at = entry.timestamp.getTime();
-    if (at >= weekAgo) week += entry.amount;
-    if (at >= midnight) today += entry.amount;
-  }
-  return { today, week };
-}
 
 /** `spend` is undefined when the balance log could not be read: the balance is still worth showing. */
 export function balanceMessage(balance: Balance, spend: Spend | undefined, view: LookupView): LookupMessage {
   const spendLine = spend
-    ? `:chart_with_downwards_trend: Spent today *${formatMoney(spend.today)}* · last 7 days *${formatMoney(spend.week)}*`
+    ? `:chart_with_downwards_trend: Spent ${todayLabel(view.timeZone)} *${formatMoney(spend.today)}* · last 7 days *${formatMoney(spend.day7)}*`
     : ':grey_question: Spending is not available right now: the balance log could not be read.';
   const blocks: KnownBlock[] = [
     ...simulatedNotice(view.simulated),
@@ -66,20 +35,14 @@ export function balanceMessage(balance: Balance, spend: Spend | undefined, view:
   ];
   const text =
     `Usable credit ${formatMoney(balance.usable)} (main ${formatMoney(balance.main)} + limit ${formatMoney(balance.limit)})` +
-    (spend ? `; spent today ${formatMoney(spend.today)}, last 7 days ${formatMoney(spend.week)}` : '');
+    (spend
+      ? `; spent ${todayLabel(view.timeZone)} ${formatMoney(spend.today)}, last 7 days ${formatMoney(spend.day7)}`
+      : '');
   return { text, blocks };
 }
 
-type Direction = 'credit' | 'debit' | 'other';
-
-/** The gateway spells the type; the amount itself is always positive. */
-function direction(entry: BalanceLogEntry): Direction {
-  const type = entry.type.trim().toLowerCase();
-  return type === 'credit' ? 'credit' : type === 'debit' ? 'debit' : 'other';
-}
-
 function logLine(entry: BalanceLogEntry, timeZone: string): string {
-  const dir = direction(entry);
+  const dir = directionOf(entry);
   const what =
     dir === 'credit'
       ? `:arrow_up: Credit *+${formatMoney(entry.amount)}*`
@@ -114,8 +77,8 @@ export function balanceLogMessage(
   let credits = 0;
   let debits = 0;
   for (const entry of entries) {
-    if (direction(entry) === 'credit') credits += entry.amount;
-    if (direction(entry) === 'debit') debits += entry.amount;
+    if (directionOf(entry) === 'credit') credits += entry.amount;
+    if (directionOf(entry) === 'debit') debits += entry.amount;
   }
   const totals = `*${plural(entries.length, 'entry', 'entries')}* · credits *+${formatMoney(credits)}* · debits *−${formatMoney(debits)}*`;
   const blocks: KnownBlock[] = [

@@ -1,6 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { InboundMessage } from '../../gateway/index.js';
 import { formatForPeople } from '../../sms/index.js';
+import { INBOX_DAYS } from '../lookup-windows.js';
 import { context, header, section, simulatedNotice } from './blocks.js';
 import { formatTime, plural } from './format.js';
 import {
@@ -12,22 +13,8 @@ import {
   quoteText,
 } from './lookup-common.js';
 
-/** How far back `/sms inbox` reads. */
-export const INBOX_DAYS = 7;
 /** An SMS is at most ten segments; more than this is not something to read in a list. */
 const MAX_TEXT = 500;
-
-export function inboxWindow(now: Date): { begin: Date } {
-  return { begin: new Date(now.getTime() - INBOX_DAYS * 86_400_000) };
-}
-
-export function newestInbound(messages: readonly InboundMessage[], n: number): InboundMessage[] {
-  return [...messages]
-    .sort(
-      (a, b) => (b.received?.getTime() ?? -Infinity) - (a.received?.getTime() ?? -Infinity) || b.id - a.id,
-    )
-    .slice(0, n);
-}
 
 function entry(m: InboundMessage, timeZone: string): string {
   const facts = [

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startHttpServer } from '../../src/http/server.js';
+import { InboundRelay } from '../../src/jobs/inbound-relay.js';
 import { DeliveryTracker } from '../../src/jobs/tracker.js';
 import { silentLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
 import { updateCard } from '../../src/slack/cards.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
+import { createSlackInboundPoster, inboundWebClient } from '../../src/slack/inbound-poster.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import {
   createSlackDriver,
@@ -52,12 +54,23 @@ export interface Harness {
   mark(): void;
   /** `/sms <text>` as `user`, then the compose modal once it has replaced the loading view. */
   openCompose(text?: string, user?: string): Promise<ViewOutput>;
+  /** Submits the compose modal with these field values (`text` finds the text block, whatever its version). */
+  submitCompose(
+    view: ViewOutput,
+    values: Record<string, string>,
+    user?: string,
+  ): ReturnType<SlackDriver['viewSubmission']>;
   /** Picks an option of a select or radio field in the composer and returns the view the bot updated it to. */
   chooseInCompose(
     view: ViewOutput,
     field: 'mode' | 'template' | 'list' | 'encoding',
     value: string,
   ): Promise<ViewOutput>;
+  /**
+   * The inbound relay as main.ts wires it, on this bot's gateway, store and Slack (INBOUND_CHANNEL is
+   * #sms-ops): `pollOnce()` reads what `/_sim/inbound` injected, posts it and records stop words.
+   */
+  inboundRelay(): InboundRelay;
   close(): Promise<void>;
 }
 
@@ -143,6 +156,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       );
       return fake.state.views.get(String(call.args.view_id))!;
     },
+    submitCompose: (view, values, user = users.admin) => {
+      const given: Record<string, Record<string, string>> = {};
+      for (const [field, value] of Object.entries(values)) {
+        given[field === 'text' ? textBlockOf(view) : field] = { [field]: value };
+      }
+      return driver.viewSubmission({ userId: user, view, values: given });
+    },
     chooseInCompose: async (view, field, value) => {
       const after = fake.state.journal.seq;
       await driver.blockAction({
@@ -155,6 +175,25 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const call = await fake.state.waitForCall('views.update', () => true, { after });
       return fake.state.views.get(String(call.args.view_id))!;
     },
+    inboundRelay: () =>
+      new InboundRelay({
+        gateway,
+        store,
+        poster: createSlackInboundPoster({
+          client: inboundWebClient(fake.botToken, { apiUrl: fake.apiUrl }),
+          adminUserIds: deps.settings.adminUserIds,
+          reportTimeZone: deps.settings.reportTimeZone,
+          simulated: deps.settings.simulated,
+          logger: silentLogger,
+        }),
+        logger: silentLogger,
+        settings: {
+          instanceId: 'harness',
+          pollSeconds: 1,
+          defaultChannel: channels.smsOps,
+          postIntervalMs: 10,
+        },
+      }),
     close: async () => {
       await tracker?.stop();
       await http.close();

@@ -26,7 +26,6 @@ type AlertSubscription = SubscriptionMeta & { kind: 'low_balance'; threshold: nu
 /** Alert states kept on the subscription: null until the first check. */
 export const ALERT_STATE = { below: 'below', ok: 'ok' } as const;
 
-
 /**
  * What a check of one subscription should do with its state: alert once when usable credit is below the
  * threshold, then nothing until it has recovered above it (hysteresis: a balance hovering at the threshold,

@@ -1,6 +1,7 @@
 import { type DataCoding, type Gateway, GatewayError, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { OutboxRow, Store } from '../store/index.js';
+import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
 
 /** What is about to be sent, already validated. */
 export interface SendPlan {
@@ -30,20 +31,28 @@ export type SendOutcome =
   | { kind: 'rejected'; row: OutboxRow; code: number; description: string }
   | { kind: 'not-sent'; row: OutboxRow; reason: string }
   | { kind: 'unknown'; row: OutboxRow; reason: string }
-  | { kind: 'duplicate'; row: OutboxRow };
+  | { kind: 'duplicate'; row: OutboxRow }
+  | { kind: 'refused'; row: OutboxRow; refusal: SendRefusal };
 
 export interface SendDeps {
   gateway: Gateway;
   store: Store;
   logger: Logger;
   now: () => Date;
+  /** Roles and limits as they are at the moment of sending. */
+  policy: SendPolicy;
 }
 
 /**
- * The one path by which an SMS leaves: the outbox row is written first, then the gateway is called
- * once. A call that may have reached the gateway leaves the row `unknown`; nothing resends it.
+ * The one path by which an SMS leaves: role, text, opt-outs and limits are checked again (checks.ts),
+ * the outbox row is written, then the gateway is called once. A call that may have reached the
+ * gateway leaves the row `unknown`; nothing resends it.
  */
-export async function executeSend(deps: SendDeps, request: SendRequest): Promise<SendOutcome> {
+export async function executeSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
+  // Before the row, so that it records what is really sent (opted-out numbers left out); a refusal is
+  // recorded on the row below, so that a repeated confirm still finds the first one.
+  const check = await checkAtSending(deps, requested);
+  const { request } = check;
   const { plan } = request;
   const { row, created } = await deps.store.outbox.createPending({
     idempotencyKey: request.idempotencyKey,
@@ -60,6 +69,7 @@ export async function executeSend(deps: SendDeps, request: SendRequest): Promise
       validityMinutes: plan.validityMinutes,
       dataCoding: plan.dataCoding,
       threadTs: request.threadTs ?? null,
+      ...(check.optedOut.length > 0 ? { optedOutAtSending: [...check.optedOut] } : {}),
       ...(plan.envelopes ? { envelopes: plan.envelopes.map((e) => ({ to: e.to, message: e.message })) } : {}),
     },
     at: deps.now(),
@@ -69,6 +79,7 @@ export async function executeSend(deps: SendDeps, request: SendRequest): Promise
     log.info({ state: row.state }, 'send repeated with the same key: not sent again');
     return { kind: 'duplicate', row };
   }
+  if (check.refusal) return refuseSend(deps, row, request, check.refusal);
 
   try {
     const { messageId } = plan.envelopes

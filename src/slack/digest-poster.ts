@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../jobs/digest-types.js';
 import type { Logger } from '../log.js';
 import { monthlyChartPng } from './charts-png.js';
+import { slackRefusalOf } from './errors.js';
 import { lowBalanceAlertMessage } from './ui/digest-alert.js';
 import type { DigestMessage } from './ui/digest-common.js';
 import { digestMessage } from './ui/digest-message.js';
@@ -11,12 +12,6 @@ export interface SlackDigestPosterOptions {
   logger: Logger;
   /** PNG charts beside the text ones; off, only the text charts are posted. Default on. */
   charts?: boolean;
-}
-
-/** The Slack error code of a Web API failure, if it was Slack that refused. */
-function slackError(error: unknown): string | undefined {
-  const e = error as { code?: string; data?: { error?: string } };
-  return e?.code === 'slack_webapi_platform_error' ? e.data?.error : undefined;
 }
 
 /** Scope errors: a bot installed without files:write. */
@@ -89,7 +84,7 @@ export class SlackDigestPoster implements DigestPoster {
       );
       return 'uploaded';
     } catch (error) {
-      const code = slackError(error);
+      const code = slackRefusalOf(error);
       if (code && NO_FILES.has(code)) {
         this.#charts = false;
         this.#logger.warn(
@@ -118,7 +113,7 @@ export class SlackDigestPoster implements DigestPoster {
     try {
       return (await send()).ts ?? '';
     } catch (error) {
-      if (slackError(error) !== 'not_in_channel') throw error;
+      if (slackRefusalOf(error) !== 'not_in_channel') throw error;
       await this.#client.conversations.join({ channel });
       return (await send()).ts ?? '';
     }

@@ -6,6 +6,18 @@ export class UserInputError extends Error {
   override readonly name = 'UserInputError';
 }
 
+/** A failure of a Slack Web API call (refused, rate limited, unreachable), as @slack/web-api reports it. */
+export function isSlackApiError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('slack_webapi_');
+}
+
+/** The error code when it was Slack's Web API that refused a call (`invalid_arguments`, `expired_trigger_id`, …). */
+export function slackRefusalOf(error: unknown): string | undefined {
+  const e = error as { code?: string; data?: { error?: string } } | undefined;
+  return e?.code === 'slack_webapi_platform_error' ? e.data?.error : undefined;
+}
+
 /** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
 export function userMessageFor(error: unknown): string {
   if (error instanceof UserInputError) return `:warning: ${error.message}`;

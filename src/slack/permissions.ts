@@ -1,3 +1,4 @@
+import type { SendPolicy } from '../sending/checks.js';
 import type { Role } from '../store/index.js';
 import type { SlackDeps } from './deps.js';
 
@@ -23,4 +24,12 @@ export function denialText(need: Need, role: Role | undefined): string {
   const have = role ? `your role is *${role}*` : 'you have no smsops role yet';
   const what = { viewer: 'look this up', sender: 'send or cancel SMS', admin: 'do this' }[need];
   return `:no_entry: You need the *${need}* role to ${what}; ${have}. Ask an smsops admin (\`/sms who\` lists them) to run \`/sms grant @you ${need}\`.`;
+}
+
+/** What the send path checks again at the moment of sending: the role as it is then, the limits as they are then. */
+export function sendPolicyOf(deps: SlackDeps): SendPolicy {
+  return {
+    maySend: (userId) => allowed(deps, userId, 'sender'),
+    limits: () => deps.settings.sending,
+  };
 }

@@ -54,6 +54,11 @@ export function dataCodingOf(encoding: SmsEncoding): DataCoding {
   return DATA_CODING[encoding];
 }
 
+/** The encoding a DataCoding sends in: the inverse of dataCodingOf. */
+export function encodingOf(dataCoding: DataCoding): SmsEncoding {
+  return PREFERENCE.find((encoding) => DATA_CODING[encoding] === dataCoding) ?? 'UCS2';
+}
+
 interface Packing {
   encoding: SmsEncoding;
   units: number;
@@ -133,4 +138,58 @@ export function analyzeText(text: string, options: { encoding?: SmsEncoding } = 
     forcedUcs2By,
     unrepresentable: forced === undefined ? [] : packing.unrepresentable,
   };
+}
+
+export type UnsendableKind = 'unpaired-surrogate' | 'nul' | 'control' | 'noncharacter';
+
+/** A character no SMS can carry, where it is as people count: code points, from 1. */
+export interface UnsendableCharacter {
+  /** Position in the whole text. */
+  position: number;
+  /** Line (lines end at `\n`) and position within that line. */
+  line: number;
+  column: number;
+  codePoint: number;
+  kind: UnsendableKind;
+}
+
+// Line feed, carriage return and form feed are in the GSM tables; tab is carried by UCS-2 (and shown in
+// the estimate as the character forcing it). Every other C0 or C1 control is not text: SMSC and handset
+// software treats NUL as the end of the string, and the rest as garbage or nothing.
+const CARRIED_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
+
+function unsendableKind(codePoint: number): UnsendableKind | undefined {
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return 'unpaired-surrogate';
+  if (codePoint === 0) return 'nul';
+  if ((codePoint < 0x20 && !CARRIED_CONTROLS.has(codePoint)) || (codePoint >= 0x7f && codePoint <= 0x9f)) {
+    return 'control';
+  }
+  // Unicode reserves these for internal use: "not for interchange" (U+FDD0..U+FDEF and the last two
+  // code points of every plane).
+  if ((codePoint >= 0xfdd0 && codePoint <= 0xfdef) || (codePoint & 0xfffe) === 0xfffe) return 'noncharacter';
+  return undefined;
+}
+
+/**
+ * Characters the gateway cannot carry in any coding. A lone surrogate (half of an emoji cut in two, or
+ * text from a broken source) is not a character: UCS-2 would send half a pair and GSM has nothing for it.
+ */
+export function unsendableCharacters(text: string): UnsendableCharacter[] {
+  const found: UnsendableCharacter[] = [];
+  let position = 0;
+  let line = 1;
+  let column = 0;
+  // Iterating a string yields code points; a lone surrogate comes out on its own.
+  for (const char of text) {
+    position += 1;
+    column += 1;
+    const codePoint = char.codePointAt(0)!;
+    const kind = unsendableKind(codePoint);
+    if (kind) found.push({ position, line, column, codePoint, kind });
+    if (char === '\n') {
+      line += 1;
+      column = 0;
+    }
+  }
+  return found;
 }

@@ -3,8 +3,12 @@ export {
   analyzeText,
   type DataCoding,
   dataCodingOf,
+  encodingOf,
   type SmsEncoding,
   type TextAnalysis,
+  type UnsendableCharacter,
+  type UnsendableKind,
+  unsendableCharacters,
 } from './encoding.js';
 export {
   type CountryCode,

@@ -106,6 +106,10 @@ const checkImageElement: ElementCheck = (element, pointer, problems) => {
   if (typeof element.alt_text !== 'string') problems.add(`${pointer}/alt_text`, 'must provide a string');
 };
 
+// Slack documents 1–3,000 for max_length and nothing for initial_value (docs.slack.dev, Plain-text input
+// element; its Block Kit team told IBM/slack-wrench#105 there is no hard limit), yet it refused a modal
+// prefilled with 100 KB (smsops issue 11), and one with a ~3,000-character input failed to publish
+// (slackapi/slack-api-specs#67). The fake refuses anything over 3,000, so that the bot never builds on more.
 const checkTextInput: ElementCheck = (element, pointer, problems) => {
   if (typeof element.max_length === 'number' && element.max_length > 3000) {
     problems.add(`${pointer}/max_length`, 'must be less than or equal to 3000');

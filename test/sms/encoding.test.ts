@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { SegmentedMessage } from 'sms-segments-calculator';
 import { describe, expect, it } from 'vitest';
-import { analyzeText, dataCodingOf, type SmsEncoding } from '../../src/sms/index.js';
+import {
+  analyzeText,
+  dataCodingOf,
+  encodingOf,
+  type SmsEncoding,
+  unsendableCharacters,
+} from '../../src/sms/index.js';
 
 const a = (n: number) => 'a'.repeat(n);
 // Cyrillic: not in any 7-bit table, one UTF-16 unit each.
@@ -251,6 +257,43 @@ describe('agreement with sms-segments-calculator where the rules coincide', () =
   });
 });
 
+describe('characters no SMS can carry', () => {
+  const found = (text: string) =>
+    unsendableCharacters(text).map((u) => [u.position, u.line, u.column, u.codePoint, u.kind]);
+
+  it('finds a lone high or low surrogate, counting positions in characters as people do', () => {
+    // The emoji before it is one character, not two code units.
+    expect(found('😀 a\uD83D b')).toEqual([[4, 1, 4, 0xd83d, 'unpaired-surrogate']]);
+    expect(found('\uDE00x')).toEqual([[1, 1, 1, 0xde00, 'unpaired-surrogate']]);
+    expect(found('a\uDE00\uD83D')).toEqual([
+      [2, 1, 2, 0xde00, 'unpaired-surrogate'],
+      [3, 1, 3, 0xd83d, 'unpaired-surrogate'],
+    ]);
+  });
+
+  it('finds NUL, other C0 and C1 controls, DEL and noncharacters, with their line and column', () => {
+    expect(found('ab\n\u0000c\u0007\r\n\u007f\u0085\uFFFF\uFDD0\u{1FFFE}')).toEqual([
+      [4, 2, 1, 0, 'nul'],
+      [6, 2, 3, 7, 'control'],
+      [9, 3, 1, 0x7f, 'control'],
+      [10, 3, 2, 0x85, 'control'],
+      [11, 3, 3, 0xffff, 'noncharacter'],
+      [12, 3, 4, 0xfdd0, 'noncharacter'],
+      [13, 3, 5, 0x1fffe, 'noncharacter'],
+    ]);
+  });
+
+  it('passes what an SMS carries: text, emoji, Turkish, line breaks, form feed and tab', () => {
+    expect(found('Merhaba dünya 😀 İıŞş €\r\n\f\tend')).toEqual([]);
+  });
+
+  it('encodingOf is the inverse of dataCodingOf', () => {
+    for (const encoding of ['GSM7', 'TurkishSingleShift', 'UCS2'] as const) {
+      expect(encodingOf(dataCodingOf(encoding))).toBe(encoding);
+    }
+  });
+});
+
 describe('properties', () => {
   const anyText = fc.string({ unit: 'binary', maxLength: 600 });
   const encodings = fc.constantFrom<SmsEncoding | undefined>(undefined, 'GSM7', 'TurkishSingleShift', 'UCS2');
@@ -266,6 +309,25 @@ describe('properties', () => {
         expect(r.units).toBeLessThanOrEqual(r.segments * r.perSegment);
         if (encoding === undefined) expect(r.unrepresentable).toEqual([]);
         else expect(r.encoding).toBe(encoding);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reports only characters outside ordinary text, and deleting them leaves well-formed text without NUL', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const chars = [...text];
+        const reported = new Set(unsendableCharacters(text).map((u) => u.position));
+        for (const position of reported) {
+          const cp = chars[position - 1]!.codePointAt(0)!;
+          const ordinary = cp >= 0x20 && cp !== 0x7f && !(cp >= 0x80 && cp <= 0x9f) && cp <= 0xd7ff;
+          expect(ordinary, `U+${cp.toString(16)} at ${position}`).toBe(false);
+        }
+        const kept = chars.filter((_, i) => !reported.has(i + 1)).join('');
+        // With the u flag, \p{Cs} matches only a surrogate that is not half of a pair.
+        expect(/\p{Cs}/u.test(kept)).toBe(false);
+        expect(kept.includes('\u0000')).toBe(false);
       }),
       { numRuns: 500 },
     );

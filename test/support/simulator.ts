@@ -1,4 +1,5 @@
 import { type SimulatorHandle, startSimulator } from '../../src/simulator/server.js';
+import type { StateSnapshot } from '../../src/simulator/snapshot.js';
 
 /** Control calls to a running simulator, over HTTP as tests and demos make them. */
 export class SimulatorControl {
@@ -26,10 +27,13 @@ export class SimulatorControl {
   reset() {
     return this.post('reset');
   }
-  async callCount(operation: string): Promise<number> {
+  /** GET /_sim/state: balances, batches with their recipients, inbound, call counts. */
+  async state(): Promise<StateSnapshot & { callCounts: Record<string, number> }> {
     const res = await fetch(`${this.sim.url}/_sim/state`);
-    const state = (await res.json()) as { callCounts: Record<string, number> };
-    return state.callCounts[operation] ?? 0;
+    return (await res.json()) as StateSnapshot & { callCounts: Record<string, number> };
+  }
+  async callCount(operation: string): Promise<number> {
+    return (await this.state()).callCounts[operation] ?? 0;
   }
 }
 

@@ -48,6 +48,12 @@ export interface Harness {
   mark(): void;
   /** `/sms <text>` as `user`, then the compose modal once it has replaced the loading view. */
   openCompose(text?: string, user?: string): Promise<ViewOutput>;
+  /** Submits the compose modal with these field values (`text` finds the text block, whatever its version). */
+  submitCompose(
+    view: ViewOutput,
+    values: Record<string, string>,
+    user?: string,
+  ): ReturnType<SlackDriver['viewSubmission']>;
   /** Picks an option of a select or radio field in the composer and returns the view the bot updated it to. */
   chooseInCompose(
     view: ViewOutput,
@@ -111,6 +117,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         { after },
       );
       return fake.state.views.get(String(call.args.view_id))!;
+    },
+    submitCompose: (view, values, user = users.admin) => {
+      const given: Record<string, Record<string, string>> = {};
+      for (const [field, value] of Object.entries(values)) {
+        given[field === 'text' ? textBlockOf(view) : field] = { [field]: value };
+      }
+      return driver.viewSubmission({ userId: user, view, values: given });
     },
     chooseInCompose: async (view, field, value) => {
       const after = fake.state.journal.seq;

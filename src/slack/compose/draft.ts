@@ -8,6 +8,9 @@ import {
   parseRecipients,
   renderEnvelopes,
   type SmsEncoding,
+  type UnsendableCharacter,
+  type UnsendableKind,
+  unsendableCharacters,
 } from '../../sms/index.js';
 import type { SendingSettings } from '../deps.js';
 import { formatCost, formatCount, plural } from '../ui/format.js';
@@ -69,6 +72,34 @@ function listProblems(lines: string[], total: number): string {
   return `${lines.join('\n')}${more}`.slice(0, ERROR_LIMIT);
 }
 
+const UNSENDABLE: Record<UnsendableKind, string> = {
+  'unpaired-surrogate': 'half of a character (an unpaired surrogate, as left by an emoji cut in two)',
+  nul: 'a NUL character',
+  control: 'a control character',
+  noncharacter: 'a Unicode noncharacter',
+};
+
+/** `Character 12 is a NUL character (U+0000)`: where, as people count characters, and what it is. */
+export function describeUnsendable(u: UnsendableCharacter, where: 'text' | 'lines' = 'text'): string {
+  const at = where === 'lines' ? `Line ${u.line}, character ${u.column}` : `Character ${u.position}`;
+  const code = `U+${u.codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${at} is ${UNSENDABLE[u.kind]} (${code})`;
+}
+
+/** A field error for characters no SMS can carry, or undefined when there are none. */
+export function unsendableProblem(text: string, where: 'text' | 'lines'): string | undefined {
+  const found = unsendableCharacters(text);
+  if (found.length === 0) return undefined;
+  const them = found.length === 1 ? 'it' : 'them';
+  return listProblems(
+    [
+      `SMS cannot carry ${found.length === 1 ? 'this character' : 'these characters'}: delete ${them} and retype what was meant.`,
+      ...found.slice(0, SHOWN_PROBLEMS).map((u) => `${describeUnsendable(u, where)}.`),
+    ],
+    found.length + 1,
+  );
+}
+
 /** The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. */
 function batchEncoding(texts: readonly string[], choice: EncodingChoice): SmsEncoding {
   if (choice !== 'auto') return choice;
@@ -111,6 +142,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
 
   if (input.mode === 'same') {
     if (text.trim() === '') errors.text = 'Write the message text.';
+    else {
+      const unsendable = unsendableProblem(text, 'text');
+      if (unsendable) errors.text = unsendable;
+    }
     const parsed = parseRecipients(input.recipientsText, ctx.defaultCountry, { max: settings.maxRecipients });
     if (parsed.invalid.length > 0) {
       errors.recipients = listProblems(
@@ -151,6 +186,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       if (problems.length > 0) errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
       else if (envelopes.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
     }
+    const unsendableCsv = unsendableProblem(input.csvText, 'lines');
+    if (unsendableCsv) errors.csv = unsendableCsv;
+    const unsendableText = unsendableProblem(text, 'text');
+    if (unsendableText) errors.text = unsendableText;
     if (text.trim() === '') errors.text = 'Write the message template, e.g. Hello {{name}}.';
   }
 
@@ -255,6 +294,7 @@ export function estimateLine(
     }
   }
   if (sample === '') return 'Type a message to see its encoding, segments and cost.';
+  const unsendable = unsendableCharacters(input.text)[0];
   const analysis = analyzeText(sample, input.encoding === 'auto' ? {} : { encoding: input.encoding });
   const parts = [
     `*${encodingLabel(analysis.encoding)}*`,
@@ -280,5 +320,6 @@ export function estimateLine(
   }
   if (analysis.segments > settings.maxSegments)
     line += `\n:x: More than the limit of ${settings.maxSegments} segments.`;
+  if (unsendable) line += `\n:x: ${describeUnsendable(unsendable)}: SMS cannot carry it.`;
   return line;
 }

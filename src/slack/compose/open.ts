@@ -1,7 +1,11 @@
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { fromSlack } from '../commands/slack-text.js';
 import type { SlackDeps } from '../deps.js';
-import { type ComposeMetadata, composeView, loadingView } from '../ui/compose.js';
+import { isSlackApiError, slackRefusalOf, UserInputError } from '../errors.js';
+import { LIMITS, section } from '../ui/blocks.js';
+import { type ComposeMetadata, composeView, loadingView, messageView } from '../ui/compose.js';
+import { formatCount } from '../ui/format.js';
 import { estimateLine } from './draft.js';
 
 export interface ComposePrefill {
@@ -10,24 +14,39 @@ export interface ComposePrefill {
   sender?: string;
 }
 
-/**
- * Opens the compose modal within the trigger's 3 seconds: a loading view first, then the real one
- * once senders (gateway), lists and templates (store) are in. A gateway that is down still gives a
- * usable modal, with the sender as a text field and a hint saying why.
- */
-export async function openCompose(
+const SHORTER_TEXT = 'send a shorter text, e.g. `/sms send 0532 123 45 67 Your order is ready`.';
+const SAVED_LIST =
+  'save the numbers as a list, `/sms lists add <name> <numbers…>`, and choose it in the composer.';
+
+/** Prefill the modal's fields cannot take: the user is told what to do instead, and no modal opens. */
+function prefillProblem(deps: SlackDeps, prefill: ComposePrefill): string | undefined {
+  const limit = formatCount(LIMITS.textInput);
+  const text = prefill.text ?? '';
+  if (text.length > LIMITS.textInput) {
+    const segments = deps.settings.sending.maxSegments;
+    return `Your text is ${formatCount(text.length)} characters long: a field of the compose modal takes at most ${limit}, and one SMS here is at most ${segments} segments (about ${formatCount(segments * 153)} characters). Nothing was sent. Instead, ${SHORTER_TEXT}`;
+  }
+  const recipients = prefill.recipients ?? '';
+  if (recipients.length > LIMITS.textInput) {
+    return `Those numbers take ${formatCount(recipients.length)} characters: a field of the compose modal takes at most ${limit}. Nothing was sent. Instead, ${SAVED_LIST}`;
+  }
+  return undefined;
+}
+
+function refusedText(error: unknown): string {
+  const code = slackRefusalOf(error);
+  const why = code
+    ? `Slack refused to open the compose modal (\`${code}\`)`
+    : 'Slack failed to open the compose modal';
+  return `${why}. Nothing was sent. Try \`/sms send\` again; for a long text, ${SHORTER_TEXT} For many numbers, ${SAVED_LIST}`;
+}
+
+/** The compose modal with senders (gateway), lists and templates (store); what failed is left out. */
+async function fullComposeView(
   deps: SlackDeps,
-  client: WebClient,
-  triggerId: string,
   metadata: Omit<ComposeMetadata, 'mode' | 'textVersion'>,
   prefill: ComposePrefill,
-): Promise<void> {
-  const opened = await client.views.open({
-    trigger_id: triggerId,
-    view: loadingView(metadata.threadTs ? 'Reply by SMS' : 'Send SMS'),
-  });
-  const viewId = opened.view?.id;
-  if (!viewId) return;
+): Promise<ModalView> {
   const [senders, lists, templates] = await Promise.allSettled([
     deps.gateway.getSenders(),
     deps.store.recipientLists.list(),
@@ -45,26 +64,59 @@ export async function openCompose(
   };
   const knownSender =
     prefill.sender && senderNames.some((s) => s.name === prefill.sender) ? prefill.sender : undefined;
-  await client.views.update({
-    view_id: viewId,
-    hash: opened.view?.hash,
-    view: composeView({
-      senders: senderNames,
-      sendersProblem:
-        senders.status === 'rejected'
-          ? 'Sender names could not be loaded from the gateway; type one.'
-          : undefined,
-      lists:
-        lists.status === 'fulfilled'
-          ? lists.value.map((l) => ({ name: l.name, size: l.members.length }))
-          : [],
-      templates: templates.status === 'fulfilled' ? templates.value.map((t) => ({ name: t.name })) : [],
-      prefill: { ...prefill, sender: knownSender },
-      estimate: estimateLine(input, deps.settings.sending, deps.settings.defaultCountry),
-      metadata: full,
-      simulated: deps.settings.simulated,
-    }),
+  return composeView({
+    senders: senderNames,
+    sendersProblem:
+      senders.status === 'rejected'
+        ? 'Sender names could not be loaded from the gateway; type one.'
+        : undefined,
+    lists:
+      lists.status === 'fulfilled' ? lists.value.map((l) => ({ name: l.name, size: l.members.length })) : [],
+    templates: templates.status === 'fulfilled' ? templates.value.map((t) => ({ name: t.name })) : [],
+    prefill: { ...prefill, sender: knownSender },
+    estimate: estimateLine(input, deps.settings.sending, deps.settings.defaultCountry),
+    metadata: full,
+    simulated: deps.settings.simulated,
   });
+}
+
+/**
+ * Opens the compose modal within the trigger's 3 seconds: a loading view first, then the real one
+ * once senders (gateway), lists and templates (store) are in. A gateway that is down still gives a
+ * usable modal, with the sender as a text field and a hint saying why. A modal Slack refuses, for
+ * whatever reason, becomes a message saying what to do instead, never a generic error.
+ */
+export async function openCompose(
+  deps: SlackDeps,
+  client: WebClient,
+  triggerId: string,
+  metadata: Omit<ComposeMetadata, 'mode' | 'textVersion'>,
+  prefill: ComposePrefill,
+): Promise<void> {
+  const problem = prefillProblem(deps, prefill);
+  if (problem) throw new UserInputError(problem);
+  let viewId: string | undefined;
+  try {
+    const opened = await client.views.open({
+      trigger_id: triggerId,
+      view: loadingView(metadata.threadTs ? 'Reply by SMS' : 'Send SMS'),
+    });
+    viewId = opened.view?.id;
+    if (!viewId) return;
+    const view = await fullComposeView(deps, metadata, prefill);
+    await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
+  } catch (error) {
+    if (!isSlackApiError(error)) throw error;
+    const text = refusedText(error);
+    deps.logger.warn({ refusal: slackRefusalOf(error) ?? 'unreachable' }, 'compose modal refused by Slack');
+    // Not left on "Loading…": the modal that did open says what the ephemeral says.
+    if (viewId) {
+      await client.views
+        .update({ view_id: viewId, view: messageView('Send SMS', [section(`:warning: ${text}`)]) })
+        .catch(() => undefined);
+    }
+    throw new UserInputError(text);
+  }
 }
 
 /** `send 0532 123 45 67, 0533… Hello there`: the leading run of number-like words is the recipients. */

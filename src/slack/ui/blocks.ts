@@ -11,6 +11,12 @@ export const LIMITS = {
   blocksPerView: 100,
   privateMetadata: 3000,
   plainOption: 75,
+  /**
+   * A plain_text_input takes max_length up to 3,000; for a longer initial_value Slack documents nothing
+   * (its Block Kit team said there is no hard limit: IBM/slack-wrench#105), yet a modal prefilled with
+   * 100 KB was refused. We never prefill more than the documented input size.
+   */
+  textInput: 3000,
 } as const;
 
 export function header(text: string): KnownBlock {

@@ -2,15 +2,17 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
+import type { Role } from '../../store/index.js';
 import { postCard } from '../cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, roleOf } from '../permissions.js';
+import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';
 import { context, section, simulatedNotice } from '../ui/blocks.js';
 import { confirmView, draftSummary, messageView } from '../ui/compose.js';
 import { escapeMrkdwn, plural } from '../ui/format.js';
+import { leftOutText, refusalText } from '../ui/send-checks.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -40,8 +42,19 @@ function sendingView(draft: Draft, simulated: boolean) {
   ]);
 }
 
-function outcomeBlocks(outcome: SendOutcome, simulated: boolean): KnownBlock[] {
-  const notice = simulatedNotice(simulated);
+/** Numbers the send path left out because they opted out after the compose (recorded on the row). */
+function optedOutAtSending(outcome: SendOutcome): string[] {
+  const payload = outcome.row.payload as { optedOutAtSending?: unknown } | null;
+  const numbers = payload?.optedOutAtSending;
+  return Array.isArray(numbers) ? numbers.filter((n): n is string => typeof n === 'string') : [];
+}
+
+function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | undefined): KnownBlock[] {
+  const leftOut = optedOutAtSending(outcome);
+  const notice = [
+    ...simulatedNotice(simulated),
+    ...(leftOut.length > 0 && outcome.kind !== 'refused' ? [context(leftOutText(leftOut))] : []),
+  ];
   switch (outcome.kind) {
     case 'submitted':
       return [
@@ -76,6 +89,8 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean): KnownBlock[] {
           `:information_source: This send was already made (state: *${outcome.row.state}*${outcome.row.messageId ? `, batch ${outcome.row.messageId}` : ''}). It is not sent twice.`,
         ),
       ];
+    case 'refused':
+      return [...notice, section(refusalText(outcome.refusal, role))];
   }
 }
 
@@ -89,13 +104,16 @@ async function send(
 ): Promise<void> {
   let outcome: SendOutcome;
   try {
-    outcome = await executeSend(deps, {
-      idempotencyKey: `compose:${stored.rootViewId}`,
-      slackUser: userId,
-      channel: stored.channel,
-      threadTs: stored.threadTs,
-      plan: stored.draft,
-    });
+    outcome = await executeSend(
+      { ...deps, policy: sendPolicyOf(deps) },
+      {
+        idempotencyKey: `compose:${stored.rootViewId}`,
+        slackUser: userId,
+        channel: stored.channel,
+        threadTs: stored.threadTs,
+        plan: stored.draft,
+      },
+    );
   } catch (error) {
     deps.logger.warn(
       { err: error instanceof Error ? error.message : String(error) },
@@ -106,10 +124,12 @@ async function send(
       .catch(() => undefined);
     return;
   }
+  const role =
+    outcome.kind === 'refused' && outcome.refusal.kind === 'role' ? await roleOf(deps, userId) : undefined;
   await client.views
     .update({
       view_id: viewId,
-      view: messageView('Send SMS', outcomeBlocks(outcome, deps.settings.simulated)),
+      view: messageView('Send SMS', outcomeBlocks(outcome, deps.settings.simulated, role)),
     })
     .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
   if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
@@ -199,13 +219,8 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
       });
       return;
     }
-    if (!(await allowed(deps, userId, 'sender'))) {
-      await ack({
-        response_action: 'update',
-        view: messageView('Send SMS', [section(denialText('sender', await roleOf(deps, userId)))]),
-      });
-      return;
-    }
+    // The role, opt-outs and limits are checked by the send path itself, at the moment of sending,
+    // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
     const stored = found.payload as unknown as StoredDraft;
     await ack({ response_action: 'update', view: sendingView(stored.draft, deps.settings.simulated) });
     await send(deps, client, userId, stored, view.id);

@@ -122,7 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const fault = faults.take(operation);
     if (fault && fault.kind !== 'timeout') {
       if (fault.delayMs && (await held.hold(res, fault.delayMs)) === 'gone') return;
-      sendFault(res, fault);
+      sendFault(res, fault, bodyText);
       return;
     }
     // A timeout fault still does the work: the dangerous real case is a send that happened
@@ -258,9 +258,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-function sendFault(res: ServerResponse, fault: Fault): void {
+/** What an `echo` fault quotes: the request as it came, the way ServiceStack error replies often do. */
+function quoted(fault: Fault, bodyText: string): string {
+  return fault.echo ? `: could not process request ${bodyText}` : '';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function sendFault(res: ServerResponse, fault: Fault, bodyText: string): void {
   switch (fault.kind) {
     case 'http500':
+      if (fault.echo) {
+        sendJson(res, 500, {
+          ResponseStatus: {
+            ErrorCode: 'SerializationException',
+            Message: `Internal Server Error${quoted(fault, bodyText)}`,
+            Errors: [],
+          },
+        });
+        return;
+      }
       sendHtml(
         res,
         500,
@@ -271,11 +290,21 @@ function sendFault(res: ServerResponse, fault: Fault): void {
       sendHtml(
         res,
         200,
-        '<html><head><title>Service Unavailable</title></head><body><h1>The service is temporarily unavailable</h1></body></html>',
+        `<html><head><title>Service Unavailable</title></head><body><h1>The service is temporarily unavailable</h1>${
+          fault.echo ? `<pre>${escapeHtml(bodyText)}</pre>` : ''
+        }</body></html>`,
       );
       return;
     default:
-      sendJson(res, 200, gatewayReply({}, fault.code ?? STATUS_CODES.SimulatedFault.code, 'Simulated fault'));
+      sendJson(
+        res,
+        200,
+        gatewayReply(
+          {},
+          fault.code ?? STATUS_CODES.SimulatedFault.code,
+          `Simulated fault${quoted(fault, bodyText)}`,
+        ),
+      );
   }
 }
 

@@ -2,11 +2,14 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
+import { concealSecrets, shown } from './secrets.js';
 import { DEFAULT_STOP_WORDS } from './sms/index.js';
+import { maskUrl } from './store/url.js';
 
 /**
  * The whole configuration, read once from process.env (after dotenv) by main.ts and passed down.
- * Error messages name the variable and the expected form but never repeat a secret's value.
+ * Error messages name the variable and the expected form but never repeat a secret's value, and
+ * util.inspect or JSON.stringify of the config (or of any part of it) shows secrets as [redacted].
  */
 export type SlackMode = 'socket' | 'http' | 'local';
 
@@ -329,7 +332,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
   };
-  return deepFreeze(config);
+  return deepFreeze(concealConfigSecrets(config));
+}
+
+/** What inspecting or serialising the config shows: every part of it, secrets as [redacted]. */
+function concealConfigSecrets(config: Config): Config {
+  const { slack, gateway, simulator } = config;
+  concealSecrets(slack, () => ({
+    ...slack,
+    botToken: shown(slack.botToken),
+    appToken: shown(slack.appToken),
+    signingSecret: shown(slack.signingSecret),
+  }));
+  concealSecrets(gateway, () => ({
+    ...gateway,
+    username: shown(gateway.username),
+    password: shown(gateway.password),
+  }));
+  concealSecrets(simulator, () => ({
+    ...simulator,
+    username: shown(simulator.username),
+    password: shown(simulator.password),
+  }));
+  return concealSecrets(config, () => ({ ...config, databaseUrl: maskUrl(config.databaseUrl) }));
+}
+
+/**
+ * Every secret value the config holds in use: main registers them, so no log line or message can carry one.
+ * (Without a real gateway, the gateway credential is the simulator's.)
+ */
+export function secretValuesOf(config: Config): string[] {
+  return [
+    config.slack.botToken,
+    config.slack.appToken,
+    config.slack.signingSecret,
+    config.gateway.username,
+    config.gateway.password,
+    databasePassword(config.databaseUrl),
+  ].filter((v): v is string => v !== undefined && v !== '');
+}
+
+function databasePassword(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password === '' ? undefined : decodeURIComponent(password);
+  } catch {
+    return undefined;
+  }
 }
 
 function deepFreeze<T extends object>(value: T): T {

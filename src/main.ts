@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { hostname } from 'node:os';
 import dotenv from 'dotenv';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, secretValuesOf } from './config.js';
 import { GatewayClient, gatewayProbe } from './gateway/index.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
 import { LowBalanceChecker } from './jobs/alert-balance.js';
@@ -11,6 +11,7 @@ import { DigestScheduler } from './jobs/digest-scheduler.js';
 import { InboundRelay } from './jobs/inbound-relay.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import { createLogger, type Logger } from './log.js';
+import { registerSecret } from './secrets.js';
 import { LOCAL_MODE_NOTE } from './setup-help.js';
 import { startSimulator } from './simulator/server.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -112,6 +113,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     };
     if (local) {
       const signingSecret = randomBytes(32).toString('hex');
+      registerSecret(signingSecret);
       workspace = await createLocalWorkspace({
         signingSecret,
         botEventsUrl: `http://127.0.0.1:${http.port}/slack/events`,
@@ -119,6 +121,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         logger,
       });
       const w = workspace;
+      registerSecret(w.botToken);
       deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };
       slackOptions = { botToken: w.botToken, signingSecret, apiUrl: w.apiUrl };
     }
@@ -270,6 +273,8 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
+    // Before anything can log: from here on no line, error text or report can carry these values.
+    registerSecret(...secretValuesOf(config));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
+import { concealSecrets, REDACTED } from '../secrets.js';
 import type { SlackDriver } from './driver-types.js';
 import { sendJson } from './http-io.js';
 import { type Asset, loadAssets, sendAsset } from './local/assets.js';
@@ -123,7 +124,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     return true;
   }
 
-  return {
+  const workspace: LocalWorkspace = {
     handle: async (req, res) => {
       try {
         return await route(req, res);
@@ -142,6 +143,8 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     routes,
     close: async () => hub.close(),
   };
+  // Printed or logged by mistake, it shows no token.
+  return concealSecrets(workspace, () => ({ apiUrl: workspace.apiUrl, botToken: REDACTED }));
 }
 
 function isSlackRoute(path: string): boolean {

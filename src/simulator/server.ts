@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crossSiteReason, foreignHostReason, isLoopbackAddress } from '../http/same-site.js';
 import { type Logger, silentLogger } from '../log.js';
 import { authenticate } from './auth.js';
 import { GatewayError, STATUS_CODES } from './codes.js';
@@ -186,10 +187,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
+  // Bound to this machine, the controls answer only to its own names: a rebound name (DNS rebinding) is refused.
+  // Bound wider (SIMULATOR_HOST), the operator chose who may call; other sites' pages are still refused.
+  const checkHost = isLoopbackAddress(options.host ?? '127.0.0.1') || options.host === 'localhost';
+
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const match = OPERATION_PATH.exec(path);
     if (match) return serveOperation(req, res, match[1]!);
-    if (path.startsWith('/_sim/')) return serveControl(req, res, path.replace(/\/$/, ''));
+    if (path.startsWith('/_sim/')) {
+      const refused = crossSiteReason(req) ?? (checkHost ? foreignHostReason(req) : undefined);
+      if (refused) throw new ControlError(403, refused);
+      return serveControl(req, res, path.replace(/\/$/, ''));
+    }
     const description = `No such path ${path}: operations are POST /json/syncreply/<Operation>`;
     sendJson(res, 404, gatewayReply({}, STATUS_CODES.NotFound.code, description));
   }

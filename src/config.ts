@@ -22,6 +22,8 @@ export interface Config {
     readonly apiUrl?: string;
   };
   readonly port: number;
+  /** The address the HTTP server listens on: HOST, else 127.0.0.1 in local mode and every interface otherwise. */
+  readonly host: string;
   readonly gateway: {
     /** Unset: the in-process simulator is used, and everything that shows the gateway says so. */
     readonly url?: string;
@@ -75,6 +77,9 @@ const SECRET_VARIABLES = new Set([
   'SIMULATOR_PASSWORD',
   'DATABASE_URL',
 ]);
+
+/** Where local mode may listen: the bot calls its own workspace over loopback, which refuses other machines. */
+const LOCAL_MODE_HOSTS = new Set(['localhost', '::1', '0.0.0.0', '::']);
 
 function isTimeZone(value: string): boolean {
   try {
@@ -142,6 +147,10 @@ const envSchema = z.object({
   ),
   SLACK_API_URL: matching(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://slack.com/api/'),
   PORT: integer(1, 65535, 3000),
+  HOST: matching(
+    /^(\[[0-9a-f:.]+\]|[0-9a-z.:-]+)$/i,
+    'expected an address to listen on such as 127.0.0.1, 0.0.0.0, :: or localhost',
+  ),
   SMS_GATEWAY_URL: matching(
     /^https?:\/\/[^\s/]+/,
     'expected an http(s) base URL such as https://sms.example.com',
@@ -262,6 +271,15 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
       'SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN is set (expected a bot token starting with xoxb-)',
     );
   }
+  const host = (env.HOST ?? '')
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
+  if (!set('SLACK_BOT_TOKEN') && host !== '' && !LOCAL_MODE_HOSTS.has(host) && !/^127\./.test(host)) {
+    problems.push(
+      'HOST: in local mode, expected this machine (127.0.0.1, ::1, localhost) or every interface (0.0.0.0, ::): the local workspace answers only this machine',
+    );
+  }
   if (set('SMS_GATEWAY_URL') && (!set('SMS_GATEWAY_USERNAME') || !set('SMS_GATEWAY_PASSWORD'))) {
     problems.push('SMS_GATEWAY_USERNAME and SMS_GATEWAY_PASSWORD: required when SMS_GATEWAY_URL is set');
   }
@@ -293,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiUrl: e.SLACK_API_URL,
     },
     port: e.PORT,
+    // The local workspace acts as an admin and may sit in front of a real gateway: only this machine by default.
+    host: e.HOST?.replace(/^\[(.*)\]$/, '$1') ?? (mode === 'local' ? '127.0.0.1' : '0.0.0.0'),
     gateway: {
       url: e.SMS_GATEWAY_URL?.replace(/\/+$/, ''),
       username: e.SMS_GATEWAY_URL ? e.SMS_GATEWAY_USERNAME! : simulator.username,

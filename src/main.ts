@@ -29,6 +29,12 @@ const SHUTDOWN_DEADLINE_MS = 9_000;
 /** How long the send flow may take to post a delivery card before the tracker posts a missing one. */
 const CARD_GRACE_MS = 120_000;
 
+/** Where this process reaches its own server: loopback, in the family HOST listens on. */
+function selfUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 async function run(config: Config, logger: Logger): Promise<() => Promise<void>> {
   const closers: Array<() => Promise<void>> = [];
   let httpServer: RunningHttpServer | undefined;
@@ -98,6 +104,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     let workspace: LocalWorkspace | undefined;
     const http: RunningHttpServer = await startHttpServer({
       port: config.port,
+      host: config.host,
       slackListener: (req, res) => {
         if (slackListener) slackListener(req, res);
         else res.writeHead(503, { 'retry-after': '1' }).end();
@@ -116,7 +123,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       registerSecret(signingSecret);
       workspace = await createLocalWorkspace({
         signingSecret,
-        botEventsUrl: `http://127.0.0.1:${http.port}/slack/events`,
+        botEventsUrl: `${selfUrl(config.host, http.port)}/slack/events`,
         simulatorUrl: simulatorUrl,
         logger,
       });

@@ -186,4 +186,19 @@ describe('loadConfig', () => {
     expect(config.gateway.password).toBe('pw-inspect-77');
     expect({ ...config.slack }.botToken).toBe('xoxb-inspect-1a2b3c');
   });
+
+  it('listens on this machine only in local mode, on every interface otherwise, unless HOST says', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    const http = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789' };
+    expect(loadConfig(http).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...http, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(problemsOf({ HOST: '10.0.0.5' })).toEqual([
+      expect.stringMatching(/^HOST: in local mode, expected this machine/),
+    ]);
+    expect(problemsOf({ ...http, HOST: 'not a host!' })).toEqual([
+      'HOST: expected an address to listen on such as 127.0.0.1, 0.0.0.0, :: or localhost (got "not a host!")',
+    ]);
+  });
 });

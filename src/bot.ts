@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { hostname } from 'node:os';
-import type { Config } from './config.js';
-import { type Gateway, GatewayClient, type GatewayClientOptions } from './gateway/index.js';
-import { gatewayProbe, healthReporter } from './http/health.js';
+import { type Config, secretValuesOf } from './config.js';
+import { type Gateway, GatewayClient, type GatewayClientOptions, gatewayProbe } from './gateway/index.js';
+import { healthReporter } from './http/health.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
 import { LowBalanceChecker } from './jobs/alert-balance.js';
 import { ensureDefaultDigests } from './jobs/digest-defaults.js';
@@ -12,6 +12,7 @@ import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
+import { registerSecret } from './secrets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { cardOnProgress, postCard } from './slack/cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
@@ -28,7 +29,7 @@ export interface BotOverrides {
   logger: Logger;
   /** The clock every listener and loop reads. */
   now?: () => Date;
-  /** The address the HTTP server listens on. Default: every interface. */
+  /** The address the HTTP server listens on. Default: HOST. */
   host?: string;
   /** Gateway client tuning: quick retries for tests, more connections for benches. */
   gatewayClient?: Pick<GatewayClientOptions, 'retry' | 'connections'>;
@@ -62,6 +63,12 @@ export interface Bot {
   start(): Promise<void>;
   /** Stops intake first (HTTP, Slack), then the loops, then the gateway and the store. */
   stop(): Promise<void>;
+}
+
+/** Where this process reaches its own server: loopback, in the family HOST listens on. */
+function selfUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 export interface InboundRelayParts {
@@ -111,6 +118,9 @@ export function createInboundPoster(
 /** Builds the bot from its config: the one composition that main.ts, tests, drills and benches share. */
 export async function buildBot(config: Config, overrides: BotOverrides): Promise<Bot> {
   const { logger } = overrides;
+  // Before anything can log: from here on no line, error text or report can carry these values.
+  registerSecret(...secretValuesOf(config));
+  const host = overrides.host ?? config.host;
   const now = overrides.now ?? (() => new Date());
   const local = config.slack.mode === 'local';
   const simulated = !config.gateway.url;
@@ -184,7 +194,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     let localInboundChannel: string | undefined;
     const http = await startHttpServer({
       port: config.port,
-      host: overrides.host,
+      host,
       slackListener: (req, res) => {
         if (slackListener) slackListener(req, res);
         else res.writeHead(503, { 'retry-after': '1' }).end();
@@ -207,13 +217,15 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       ]);
       localInboundChannel = SEEDED.channels.smsOps;
       const signingSecret = randomBytes(32).toString('hex');
+      registerSecret(signingSecret);
       const w = await createLocalWorkspace({
         signingSecret,
-        botEventsUrl: `http://127.0.0.1:${http.port}/slack/events`,
+        botEventsUrl: `${selfUrl(host, http.port)}/slack/events`,
         simulatorUrl,
         logger,
       });
       workspace = w;
+      registerSecret(w.botToken);
       deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };
       slackOptions = { botToken: w.botToken, signingSecret, apiUrl: w.apiUrl };
     }

@@ -2,11 +2,14 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
+import { concealSecrets, shown } from './secrets.js';
 import { DEFAULT_STOP_WORDS } from './sms/index.js';
+import { maskUrl } from './store/url.js';
 
 /**
  * The whole configuration, read once from process.env (after dotenv) by main.ts and passed down.
- * Error messages name the variable and the expected form but never repeat a secret's value.
+ * Error messages name the variable and the expected form but never repeat a secret's value, and
+ * util.inspect or JSON.stringify of the config (or of any part of it) shows secrets as [redacted].
  */
 export type SlackMode = 'socket' | 'http' | 'local';
 
@@ -19,6 +22,8 @@ export interface Config {
     readonly apiUrl?: string;
   };
   readonly port: number;
+  /** The address the HTTP server listens on: HOST, else 127.0.0.1 in local mode and every interface otherwise. */
+  readonly host: string;
   readonly gateway: {
     /** Unset: the in-process simulator is used, and everything that shows the gateway says so. */
     readonly url?: string;
@@ -72,6 +77,9 @@ const SECRET_VARIABLES = new Set([
   'SIMULATOR_PASSWORD',
   'DATABASE_URL',
 ]);
+
+/** Where local mode may listen: the bot calls its own workspace over loopback, which refuses other machines. */
+const LOCAL_MODE_HOSTS = new Set(['localhost', '::1', '0.0.0.0', '::']);
 
 function isTimeZone(value: string): boolean {
   try {
@@ -139,6 +147,10 @@ const envSchema = z.object({
   ),
   SLACK_API_URL: matching(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://slack.com/api/'),
   PORT: integer(1, 65535, 3000),
+  HOST: matching(
+    /^(\[[0-9a-f:.]+\]|[0-9a-z.:-]+)$/i,
+    'expected an address to listen on such as 127.0.0.1, 0.0.0.0, :: or localhost',
+  ),
   SMS_GATEWAY_URL: matching(
     /^https?:\/\/[^\s/]+/,
     'expected an http(s) base URL such as https://sms.example.com',
@@ -259,6 +271,15 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
       'SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN is set (expected a bot token starting with xoxb-)',
     );
   }
+  const host = (env.HOST ?? '')
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
+  if (!set('SLACK_BOT_TOKEN') && host !== '' && !LOCAL_MODE_HOSTS.has(host) && !/^127\./.test(host)) {
+    problems.push(
+      'HOST: in local mode, expected this machine (127.0.0.1, ::1, localhost) or every interface (0.0.0.0, ::): the local workspace answers only this machine',
+    );
+  }
   if (set('SMS_GATEWAY_URL') && (!set('SMS_GATEWAY_USERNAME') || !set('SMS_GATEWAY_PASSWORD'))) {
     problems.push('SMS_GATEWAY_USERNAME and SMS_GATEWAY_PASSWORD: required when SMS_GATEWAY_URL is set');
   }
@@ -290,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiUrl: e.SLACK_API_URL,
     },
     port: e.PORT,
+    // The local workspace acts as an admin and may sit in front of a real gateway: only this machine by default.
+    host: e.HOST?.replace(/^\[(.*)\]$/, '$1') ?? (mode === 'local' ? '127.0.0.1' : '0.0.0.0'),
     gateway: {
       url: e.SMS_GATEWAY_URL?.replace(/\/+$/, ''),
       username: e.SMS_GATEWAY_URL ? e.SMS_GATEWAY_USERNAME! : simulator.username,
@@ -329,7 +352,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
   };
-  return deepFreeze(config);
+  return deepFreeze(concealConfigSecrets(config));
+}
+
+/** What inspecting or serialising the config shows: every part of it, secrets as [redacted]. */
+function concealConfigSecrets(config: Config): Config {
+  const { slack, gateway, simulator } = config;
+  concealSecrets(slack, () => ({
+    ...slack,
+    botToken: shown(slack.botToken),
+    appToken: shown(slack.appToken),
+    signingSecret: shown(slack.signingSecret),
+  }));
+  concealSecrets(gateway, () => ({
+    ...gateway,
+    username: shown(gateway.username),
+    password: shown(gateway.password),
+  }));
+  concealSecrets(simulator, () => ({
+    ...simulator,
+    username: shown(simulator.username),
+    password: shown(simulator.password),
+  }));
+  return concealSecrets(config, () => ({ ...config, databaseUrl: maskUrl(config.databaseUrl) }));
+}
+
+/**
+ * Every secret value the config holds in use: main registers them, so no log line or message can carry one.
+ * (Without a real gateway, the gateway credential is the simulator's.)
+ */
+export function secretValuesOf(config: Config): string[] {
+  return [
+    config.slack.botToken,
+    config.slack.appToken,
+    config.slack.signingSecret,
+    config.gateway.username,
+    config.gateway.password,
+    databasePassword(config.databaseUrl),
+  ].filter((v): v is string => v !== undefined && v !== '');
+}
+
+function databasePassword(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password === '' ? undefined : decodeURIComponent(password);
+  } catch {
+    return undefined;
+  }
 }
 
 function deepFreeze<T extends object>(value: T): T {

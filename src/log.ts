@@ -1,11 +1,13 @@
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
+import { scrubSecrets } from './secrets.js';
 
 export type Logger = pino.Logger;
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 // Any field with one of these names is masked wherever it sits, so a secret passed by mistake
-// (a config object, a request body, an error with a credential) never reaches a log line.
+// (a config object, a request body, an error with a credential) never reaches a log line. Secret values
+// registered with secrets.ts are masked wherever they appear, field name or not.
 const REDACTED_PATHS = [
   'password',
   'Password',
@@ -44,6 +46,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     formatters: { level: (label) => ({ level: label }) },
     // An error is logged as what it says, never with its stack trace.
     serializers: { err: errorFields, error: errorFields },
+    // Paths only catch a field named like a secret; an upstream error text can carry one inside its prose.
+    // Every finished line is scrubbed of the secret values this process holds (see secrets.ts).
+    hooks: { streamWrite: (line) => scrubSecrets(line) },
   };
   if (options.readable) {
     const stream = pretty({

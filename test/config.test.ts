@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -151,5 +152,53 @@ describe('loadConfig', () => {
     expect(text).toMatch(/DATABASE_URL: expected/);
     for (const value of Object.values(secrets)) expect(text).not.toContain(value);
     expect(text).not.toContain('hunter2');
+  });
+
+  it('shows no secret when the config, or any part of it, is inspected or serialised', () => {
+    const secrets = {
+      SLACK_BOT_TOKEN: 'xoxb-inspect-1a2b3c',
+      SLACK_APP_TOKEN: 'xapp-inspect-4d5e6f',
+      SLACK_SIGNING_SECRET: 'abcdef0123456789fedcba',
+      SMS_GATEWAY_USERNAME: 'acme-inspect',
+      SMS_GATEWAY_PASSWORD: 'pw-inspect-77',
+    };
+    const config = loadConfig({
+      ...secrets,
+      SMS_GATEWAY_URL: 'https://sms.example.com',
+      DATABASE_URL: 'postgres://smsops:db-pw-inspect@db:5432/smsops',
+    });
+    const parts: unknown[] = [config, config.slack, config.gateway, config.simulator, { nested: { config } }];
+    const texts = parts.flatMap((part) => [
+      inspect(part, { depth: 20 }),
+      JSON.stringify(part),
+      JSON.stringify([part], null, 2),
+    ]);
+    for (const text of texts) {
+      for (const value of [...Object.values(secrets), 'db-pw-inspect']) expect(text).not.toContain(value);
+    }
+    // The rest is still there to read, and the values themselves are still what the program uses.
+    expect(inspect(config, { depth: 20 })).toContain('https://sms.example.com');
+    expect(JSON.stringify(config)).toContain('postgres://smsops:***@db:5432/smsops');
+    expect(JSON.parse(JSON.stringify(config.gateway))).toMatchObject({
+      password: '[redacted]',
+      timeoutMs: 15_000,
+    });
+    expect(config.gateway.password).toBe('pw-inspect-77');
+    expect({ ...config.slack }.botToken).toBe('xoxb-inspect-1a2b3c');
+  });
+
+  it('listens on this machine only in local mode, on every interface otherwise, unless HOST says', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    const http = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789' };
+    expect(loadConfig(http).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...http, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '[::1]' }).host).toBe('::1');
+    expect(problemsOf({ HOST: '10.0.0.5' })).toEqual([
+      expect.stringMatching(/^HOST: in local mode, expected this machine/),
+    ]);
+    expect(problemsOf({ ...http, HOST: 'not a host!' })).toEqual([
+      'HOST: expected an address to listen on such as 127.0.0.1, 0.0.0.0, :: or localhost (got "not a host!")',
+    ]);
   });
 });

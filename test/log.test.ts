@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
+import { registerSecret } from '../src/secrets.js';
 
 function capture() {
   const lines: string[] = [];
@@ -34,5 +35,31 @@ describe('logs', () => {
       'careless',
     );
     for (const secret of ['pw-1', 'pw-2', 'xoxb-3']) expect(lines[0]).not.toContain(secret);
+  });
+
+  it('mask every registered secret wherever it appears: inside prose, an error text, a quoted request', () => {
+    const password = 'Pw"log\\9#quoted';
+    const token = 'xoxb-log-test-0a1b2c';
+    registerSecret(password, token, 'signing0123secret');
+    const quoted = JSON.stringify({ Credential: { Username: 'acme', Password: password } });
+    for (const readable of [false, true]) {
+      const lines: string[] = [];
+      const destination = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      const logger = createLogger({ destination, readable });
+      logger.warn({ err: new Error(`HTTP 500: could not process request ${quoted}`) }, 'gateway failed');
+      logger.info(`token ${token} and signing0123secret in a message`);
+      logger.child({ component: 'x' }).error({ reason: { nested: [quoted] } }, 'deep');
+      const all = lines.join('');
+      expect(lines).toHaveLength(3);
+      for (const spelling of [password, JSON.stringify(password).slice(1, -1), token, 'signing0123secret']) {
+        expect(all).not.toContain(spelling);
+      }
+      expect(all).toContain('[redacted]');
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
@@ -50,6 +51,41 @@ async function waitForLine(output: () => string, pattern: RegExp, exited: Promis
   }
 }
 
+/** An address of this machine other than 127.0.0.1: a real interface if there is one, else 127.0.0.2 (Linux). */
+function otherLocalAddress(): string {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal);
+  return external?.address ?? '127.0.0.2';
+}
+
+/** Whether a TCP connection to address:port is accepted. */
+function accepts(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: address, port, timeout: 5_000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      reject(new Error(`no answer from ${address}:${port}`));
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED') resolve(false);
+      else reject(error);
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('npm start (src/main.ts)', () => {
   it('without Slack credentials starts local mode: the workspace page, the bot behind it, and a clean stop', async () => {
     const port = await closedPort();
@@ -64,12 +100,37 @@ describe('npm start (src/main.ts)', () => {
     expect(await page.text()).toMatch(/<html/i);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(((await health.json()) as { ok: boolean }).ok).toBe(true);
-    // The workspace's Web API answers the bot's token: what the page shows comes from the real bot.
-    const auth = await fetch(`http://127.0.0.1:${port}/api/auth.test`, {
+    // The bot token is random per run: the well-known one gets nowhere.
+    const guessed = await fetch(`http://127.0.0.1:${port}/api/auth.test`, {
       method: 'POST',
       headers: { authorization: 'Bearer xoxb-local' },
     });
-    expect(((await auth.json()) as { ok: boolean }).ok).toBe(true);
+    expect(await guessed.json()).toMatchObject({ ok: false, error: 'invalid_auth' });
+    // The bot has its token all the same: /sms send from the page opens the compose modal through the Web API.
+    const command = await fetch(`http://127.0.0.1:${port}/_ws/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: SEEDED.users.admin, channel: SEEDED.channels.smsOps, text: '/sms send' }),
+    });
+    expect(await command.json()).toMatchObject({ ok: true, status: 200 });
+    await until(async () => {
+      const views = await fetch(`http://127.0.0.1:${port}/_ws/views?user=${SEEDED.users.admin}`);
+      return /"callback_id":"compose"/.test(await views.text());
+    });
+    // A form another site posts from this machine's browser is refused, even naming a channel and text.
+    const crossSite = await fetch(`http://127.0.0.1:${port}/api/chat.postMessage`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+      body: `token=xoxb-local&channel=${SEEDED.channels.general}&text=pwned`,
+    });
+    expect(crossSite.status).toBe(403);
+    // Local mode listens on loopback only: this machine's other address is not served.
+    expect(await accepts(otherLocalAddress(), port)).toBe(false);
+    expect(await accepts('127.0.0.1', port)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
@@ -95,6 +156,8 @@ describe('npm start (src/main.ts)', () => {
     await waitForLine(output, /smsops is running/, exited);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
+    // HTTP mode serves Slack on every interface, as it always has (and as the local-mode check needs to mean anything).
+    expect(await accepts(otherLocalAddress(), port)).toBe(true);
     const body = (await health.json()) as {
       ok: boolean;
       gateway: { reachable: boolean; simulated: boolean };

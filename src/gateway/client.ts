@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
+import { scrubUpstreamText } from '../secrets.js';
 import { GatewayRejected, GatewayRequestInvalid, GatewayUnavailable } from './errors.js';
 import { formatGatewayTime } from './time.js';
 import type {
@@ -111,8 +112,18 @@ export class GatewayClient implements Gateway {
     this.#logger = (options.logger ?? silentLogger).child({ component: 'gateway' });
   }
 
+  // Logged or printed by mistake, the client shows where it points, never its credential.
   [inspect.custom](): string {
     return `GatewayClient { target: ${this.target} }`;
+  }
+
+  toJSON(): { target: string } {
+    return { target: this.target };
+  }
+
+  /** Text the gateway wrote may quote our request, Credential and all (ServiceStack error bodies do). */
+  #fromUpstream(text: string): string {
+    return scrubUpstreamText(text, [this.#credential.Username, this.#credential.Password]);
   }
 
   async submit(request: SubmitRequest, options?: CallOptions): Promise<{ messageId: number }> {
@@ -389,7 +400,7 @@ export class GatewayClient implements Gateway {
       const status = statusOnly.safeParse(value);
       if (!status.success || status.data.Response.Status.Code === 200) return undefined;
       const { Code, Description } = status.data.Response.Status;
-      return new GatewayRejected(operation, Code, Description);
+      return new GatewayRejected(operation, Code, this.#fromUpstream(Description));
     };
     const ok = statusCode >= 200 && statusCode <= 299;
     if (!ok) {
@@ -399,7 +410,8 @@ export class GatewayClient implements Gateway {
     if (!ok) {
       const serviceMessage = (json as { ResponseStatus?: { Message?: unknown } } | undefined)?.ResponseStatus
         ?.Message;
-      const detail = typeof serviceMessage === 'string' ? `: ${serviceMessage.slice(0, 200)}` : '';
+      const detail =
+        typeof serviceMessage === 'string' ? `: ${this.#fromUpstream(serviceMessage).slice(0, 200)}` : '';
       // A 4xx means the gateway (or a proxy in front of it) refused the request before acting on it.
       throw unavailable(
         'http-status',
@@ -425,7 +437,9 @@ export class GatewayClient implements Gateway {
     // One full parse on the common path; a failure reply lacks the other members, so it is read as a Status.
     const parsed = this.#schemas[operation].safeParse(json);
     if (!parsed.success) {
-      throw rejectedBy(json) ?? unavailable('malformed', describeZodError(parsed.error), true);
+      throw (
+        rejectedBy(json) ?? unavailable('malformed', this.#fromUpstream(describeZodError(parsed.error)), true)
+      );
     }
     const response = (
       parsed.data as { Response: z.output<Schemas[O]>['Response'] & { Status: { Code: number } } }

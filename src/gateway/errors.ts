@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { scrubSecrets } from '../secrets.js';
 
 /**
  * Every failure of a gateway call is one of two classes, and each says whether the request may
@@ -10,7 +11,8 @@ export abstract class GatewayError extends Error {
     readonly operation: string,
     message: string,
   ) {
-    super(message);
+    // The client already masks its credential in upstream text; no registered secret gets through either.
+    super(scrubSecrets(message));
   }
 
   // Errors are logged and inspected; keep that output to what the message says (no request bodies).

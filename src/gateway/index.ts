@@ -6,5 +6,6 @@ export {
   GatewayUnavailable,
   type UnavailableReason,
 } from './errors.js';
+export { type GatewayHealth, type GatewayHealthReason, gatewayProbe, healthReasonOf } from './health.js';
 export { formatGatewayTime, parseGatewayTime } from './time.js';
 export type * from './types.js';

@@ -1,5 +1,6 @@
 import { type DataCoding, type Gateway, GatewayError, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import { scrubSecrets } from '../secrets.js';
 import type { OutboxRow, Store } from '../store/index.js';
 import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
 
@@ -122,7 +123,8 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
       log.info({ code: error.code }, 'SMS batch rejected by the gateway');
       return { kind: 'rejected', row, code: error.code, description: error.description };
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    // Kept with the row and shown on its card: whatever the error, no secret goes with it.
+    const reason = scrubSecrets(error instanceof Error ? error.message : String(error));
     if (error instanceof GatewayError && !error.sentMaybe) {
       await deps.store.outbox.markFailed(row.id, `not sent: ${reason}`, deps.now());
       log.warn({ reason }, 'SMS batch not sent: it never reached the gateway');

@@ -66,6 +66,7 @@ const faultBody = z.object(
       .min(0)
       .max(600_000)
       .optional(),
+    echo: z.boolean(expected('true or false')).optional(),
   },
   expected('an object'),
 );
@@ -97,11 +98,15 @@ export function advance(state: SimulatorState, body: unknown): AdvanceResult {
 
 export function parseFault(body: unknown): Fault {
   const fault = parse(faultBody, body);
+  if (fault.echo && fault.kind === 'timeout') {
+    throw new ControlError(400, 'echo applies to http500, notjson and status faults, not timeout');
+  }
   return {
     operation: fault.operation as OperationName | undefined,
     kind: fault.kind,
     code: fault.code,
     times: fault.times,
     delayMs: fault.delayMs,
+    echo: fault.echo,
   };
 }

@@ -11,6 +11,11 @@ export interface Fault {
   /** How many more calls get this fault. */
   times: number;
   delayMs?: number;
+  /**
+   * The fault reply quotes the request body, Credential and all, as ServiceStack error replies often do: a test
+   * that the client never passes such text on. Not for `timeout`, whose reply is the real one.
+   */
+  echo?: boolean;
 }
 
 /** How long a `timeout` fault holds its reply when the injector does not say. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crossSiteReason, foreignHostReason, isLoopbackAddress } from '../http/same-site.js';
 import { type Logger, silentLogger } from '../log.js';
 import { authenticate } from './auth.js';
 import { GatewayError, STATUS_CODES } from './codes.js';
@@ -122,7 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const fault = faults.take(operation);
     if (fault && fault.kind !== 'timeout') {
       if (fault.delayMs && (await held.hold(res, fault.delayMs)) === 'gone') return;
-      sendFault(res, fault);
+      sendFault(res, fault, bodyText);
       return;
     }
     // A timeout fault still does the work: the dangerous real case is a send that happened
@@ -186,10 +187,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
   }
 
+  // Bound to this machine, the controls answer only to its own names: a rebound name (DNS rebinding) is refused.
+  // Bound wider (SIMULATOR_HOST), the operator chose who may call; other sites' pages are still refused.
+  const checkHost = isLoopbackAddress(options.host ?? '127.0.0.1') || options.host === 'localhost';
+
   async function route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const match = OPERATION_PATH.exec(path);
     if (match) return serveOperation(req, res, match[1]!);
-    if (path.startsWith('/_sim/')) return serveControl(req, res, path.replace(/\/$/, ''));
+    if (path.startsWith('/_sim/')) {
+      const refused = crossSiteReason(req) ?? (checkHost ? foreignHostReason(req) : undefined);
+      if (refused) throw new ControlError(403, refused);
+      return serveControl(req, res, path.replace(/\/$/, ''));
+    }
     const description = `No such path ${path}: operations are POST /json/syncreply/<Operation>`;
     sendJson(res, 404, gatewayReply({}, STATUS_CODES.NotFound.code, description));
   }
@@ -258,9 +267,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-function sendFault(res: ServerResponse, fault: Fault): void {
+/** What an `echo` fault quotes: the request as it came, the way ServiceStack error replies often do. */
+function quoted(fault: Fault, bodyText: string): string {
+  return fault.echo ? `: could not process request ${bodyText}` : '';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function sendFault(res: ServerResponse, fault: Fault, bodyText: string): void {
   switch (fault.kind) {
     case 'http500':
+      if (fault.echo) {
+        sendJson(res, 500, {
+          ResponseStatus: {
+            ErrorCode: 'SerializationException',
+            Message: `Internal Server Error${quoted(fault, bodyText)}`,
+            Errors: [],
+          },
+        });
+        return;
+      }
       sendHtml(
         res,
         500,
@@ -271,11 +299,21 @@ function sendFault(res: ServerResponse, fault: Fault): void {
       sendHtml(
         res,
         200,
-        '<html><head><title>Service Unavailable</title></head><body><h1>The service is temporarily unavailable</h1></body></html>',
+        `<html><head><title>Service Unavailable</title></head><body><h1>The service is temporarily unavailable</h1>${
+          fault.echo ? `<pre>${escapeHtml(bodyText)}</pre>` : ''
+        }</body></html>`,
       );
       return;
     default:
-      sendJson(res, 200, gatewayReply({}, fault.code ?? STATUS_CODES.SimulatedFault.code, 'Simulated fault'));
+      sendJson(
+        res,
+        200,
+        gatewayReply(
+          {},
+          fault.code ?? STATUS_CODES.SimulatedFault.code,
+          `Simulated fault${quoted(fault, bodyText)}`,
+        ),
+      );
   }
 }
 

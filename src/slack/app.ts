@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { register as registerActions } from './actions/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { register as registerCommands } from './commands/index.js';
+import { concealSlackApp } from './conceal.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerEvents } from './events/index.js';
 import { register as registerViews } from './views/index.js';
@@ -63,6 +64,7 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
     deferInitialization: true,
     extendedErrorHandler: true,
   });
+  concealSlackApp(app, receiver);
   app.error(async (args) => {
     const error = (args as unknown as { error: Error & { code?: string } }).error;
     options.logger.warn({ err: error.message, code: error.code }, 'unhandled listener error');

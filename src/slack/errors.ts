@@ -1,4 +1,5 @@
 import { GatewayError, GatewayRejected, GatewayUnavailable } from '../gateway/index.js';
+import { scrubSecrets } from '../secrets.js';
 import { escapeMrkdwn } from './ui/format.js';
 
 /** A mistake of the user's, with the message to show them as it is. */
@@ -20,6 +21,10 @@ export function slackRefusalOf(error: unknown): string | undefined {
 
 /** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
 export function userMessageFor(error: unknown): string {
+  return scrubSecrets(sentenceFor(error));
+}
+
+function sentenceFor(error: unknown): string {
   if (error instanceof UserInputError) return `:warning: ${error.message}`;
   if (error instanceof GatewayRejected) {
     return `:x: The SMS gateway refused: ${escapeMrkdwn(error.description || 'no reason given')} (code ${error.code}).`;

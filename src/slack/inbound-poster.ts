@@ -10,6 +10,7 @@ import {
   type RelayItem,
 } from '../jobs/inbound-poster.js';
 import type { Logger } from '../log.js';
+import { concealWebClient } from './conceal.js';
 import {
   channelProblemText,
   INBOUND_POST_CAPACITY,
@@ -37,7 +38,7 @@ export function inboundWebClient(
   token: string,
   options: { apiUrl?: string; timeoutMs?: number } = {},
 ): WebClient {
-  return new webApi.WebClient(token, {
+  const client = new webApi.WebClient(token, {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
@@ -45,6 +46,7 @@ export function inboundWebClient(
     timeout: options.timeoutMs ?? 5_000,
     logLevel: webApi.LogLevel.ERROR,
   });
+  return concealWebClient(client);
 }
 
 interface WebApiError {

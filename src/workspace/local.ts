@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../log.js';
+import { concealSecrets, REDACTED } from '../secrets.js';
 import type { SlackDriver } from './driver-types.js';
 import { sendJson } from './http-io.js';
+import { randomToken } from './ids.js';
 import { type Asset, loadAssets, sendAsset } from './local/assets.js';
 import { EventHub } from './local/events.js';
-import { checkPage, checkPeer, type GuardVerdict } from './local/guard.js';
+import { checkPage, checkSlackRoute, type GuardVerdict } from './local/guard.js';
 import { loadSlashCommands, type SlashCommandInfo } from './local/manifest.js';
 import { createPageApi } from './local/page-api.js';
 import { UPLOAD_PATH } from './methods/index.js';
@@ -25,7 +27,10 @@ export interface LocalWorkspaceOptions {
   /** The gateway simulator's base URL; the page's simulator panel drives its /_sim/ endpoints. Unset: no panel. */
   simulatorUrl?: string;
   logger?: Logger;
-  /** The bot token the Web API accepts. Default `xoxb-local`. */
+  /**
+   * The bot token the Web API accepts. Default: a new random one each run, so no page on the web can know it (the
+   * fake Slack of the tests keeps `xoxb-local`).
+   */
   botToken?: string;
   /** Slack-like rate limits on the Web API (default on, as in Slack). */
   rateLimits?: boolean | RateLimitOptions;
@@ -73,7 +78,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
   const state = options.state ?? new WorkspaceState();
   const routes = createSlackRoutes({
     state,
-    botToken: options.botToken ?? 'xoxb-local',
+    botToken: options.botToken ?? `xoxb-local-${randomToken(24)}`,
     rateLimits: options.rateLimits ?? true,
     logger,
     baseUrl: () => origin,
@@ -93,7 +98,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     const url = new URL(req.url ?? '/', 'http://local.invalid');
     const path = url.pathname;
     if (isSlackRoute(path)) {
-      if (refused(res, checkPeer(req, guard))) return true;
+      if (refused(res, checkSlackRoute(req, guard))) return true;
       return routes.handle(req, res);
     }
     const isPage =
@@ -123,7 +128,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     return true;
   }
 
-  return {
+  const workspace: LocalWorkspace = {
     handle: async (req, res) => {
       try {
         return await route(req, res);
@@ -142,6 +147,8 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     routes,
     close: async () => hub.close(),
   };
+  // Printed or logged by mistake, it shows no token.
+  return concealSecrets(workspace, () => ({ apiUrl: workspace.apiUrl, botToken: REDACTED }));
 }
 
 function isSlackRoute(path: string): boolean {

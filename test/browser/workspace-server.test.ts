@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Directory, SEEDED, WorkspaceState } from '../../src/workspace/index.js';
+import { createLocalWorkspace, Directory, SEEDED, WorkspaceState } from '../../src/workspace/index.js';
 import { parseSlashCommands } from '../../src/workspace/local/manifest.js';
 import { slackEscape } from '../../src/workspace/local/slack-text.js';
 import { type LocalBot, startLocalBot } from './support.js';
@@ -101,6 +101,112 @@ describe('local workspace on the bot’s own server', () => {
     expect(stranger.status).toBe(400);
   });
 
+  it('refuses a form posted from another site to the Web API, even with the right token, and nothing changes', async () => {
+    // The attack: a page elsewhere posts a form as the bot, or rewrites the admin's open compose modal so that
+    // its Submit sends the attacker's text to the attacker's number.
+    const after = bot.workspace.state.journal.seq;
+    await bot.workspace.driver.slashCommand({
+      command: '/sms',
+      text: 'send',
+      userId: SEEDED.users.admin,
+      channelId: SEEDED.channels.smsOps,
+    });
+    const opened = await bot.workspace.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const viewId = String(opened.args.view_id);
+    const before = JSON.stringify(bot.workspace.state.views.get(viewId));
+    const calls = bot.workspace.state.journal.entries('call').length;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const attacks: Record<string, string>[] = [
+      { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      { origin: 'http://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      // A sandboxed frame or a file:// page.
+      { origin: 'null' },
+    ];
+    const token = `token=${encodeURIComponent(bot.workspace.botToken)}`;
+    const hijack = JSON.stringify({
+      type: 'modal',
+      callback_id: 'compose',
+      title: { type: 'plain_text', text: 'x' },
+    });
+    for (const headers of attacks) {
+      const post = await raw('/api/chat.postMessage', {
+        method: 'POST',
+        headers: { ...form, ...headers },
+        body: `${token}&channel=${SEEDED.channels.general}&text=pwned`,
+      });
+      expect(post.status).toBe(403);
+      const update = await raw('/api/views.update', {
+        method: 'POST',
+        headers: { ...form, ...headers },
+        body: `${token}&view_id=${viewId}&view=${encodeURIComponent(hijack)}`,
+      });
+      expect(update.status).toBe(403);
+    }
+    expect(JSON.stringify(bot.workspace.state.views.get(viewId))).toBe(before);
+    expect(bot.workspace.state.journal.entries('call')).toHaveLength(calls);
+    expect(bot.workspace.state.messages.history(SEEDED.channels.general).map((m) => m.text)).not.toContain(
+      'pwned',
+    );
+  });
+
+  it('refuses cross-site requests to response URLs, uploads and files too', async () => {
+    const crossSite = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
+    const responses = bot.workspace.state.journal.entries('response').length;
+    const responseUrl = bot.workspace.routes.issueResponseUrl({
+      channelId: SEEDED.channels.general,
+      userId: SEEDED.users.admin,
+    });
+    const response = await raw(new URL(responseUrl).pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...crossSite },
+      body: JSON.stringify({ text: 'pwned via response_url', response_type: 'in_channel' }),
+    });
+    expect(response.status).toBe(403);
+    expect(bot.workspace.state.journal.entries('response')).toHaveLength(responses);
+
+    const client = new webApi.WebClient(bot.workspace.botToken, {
+      slackApiUrl: bot.workspace.apiUrl,
+      retryConfig: { retries: 0 },
+    });
+    const upload = await client.files.getUploadURLExternal({ filename: 'a.txt', length: 5 });
+    const uploadPath = new URL(upload.upload_url!).pathname;
+    expect((await raw(uploadPath, { method: 'POST', headers: crossSite, body: 'pwned' })).status).toBe(403);
+    // The bot's own upload (no Origin at all) works, and so does reading the file back, but not from another site.
+    expect((await raw(uploadPath, { method: 'POST', body: 'hello' })).status).toBe(200);
+    await client.files.completeUploadExternal({ files: [{ id: upload.file_id! }] });
+    const filePath = `/files/${upload.file_id}`;
+    expect((await raw(filePath)).body).toBe('hello');
+    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    // Opened from the page itself, or typed in the address bar, it is served.
+    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
+  });
+
+  it('answers the Web API only under this machine’s names at its port (DNS rebinding)', async () => {
+    const bearer = { authorization: `Bearer ${bot.workspace.botToken}` };
+    const port = new URL(base).port;
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.nip.io:${port}`, '127.0.0.1:1']) {
+      const res = await raw('/api/auth.test', { method: 'POST', headers: { ...bearer, host } });
+      expect(res.status).toBe(403);
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      const res = await raw('/api/auth.test', { method: 'POST', headers: { ...bearer, host } });
+      expect(JSON.parse(res.body)).toMatchObject({ ok: true });
+    }
+    // The page's own origin is no other site.
+    const sameOrigin = await raw('/api/auth.test', {
+      method: 'POST',
+      headers: { ...bearer, origin: base, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(JSON.parse(sameOrigin.body)).toMatchObject({ ok: true });
+  });
+
   it('streams what happens as server-sent events, and close() ends the streams', async () => {
     const res = await fetch(`${base}/_ws/events`);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -159,6 +265,18 @@ oauth_config:
       { command: '/sms', description: 'Send SMS', usageHint: 'help | send [numbers] [text]' },
     ]);
     expect(parseSlashCommands('features: {}')).toEqual([]);
+  });
+});
+
+describe('the local bot token', () => {
+  it('is new and random on every run, never the well-known xoxb-local', async () => {
+    const options = { signingSecret: 'x'.repeat(32), botEventsUrl: 'http://127.0.0.1:9/slack/events' };
+    const [one, two] = await Promise.all([createLocalWorkspace(options), createLocalWorkspace(options)]);
+    expect(one.botToken).not.toBe(two.botToken);
+    for (const token of [one.botToken, two.botToken]) {
+      expect(token).toMatch(/^xoxb-local-[0-9a-f]{48}$/);
+    }
+    await Promise.all([one.close(), two.close()]);
   });
 });
 

@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
+import { createLogger } from '../../src/log.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 
 const PASSWORD = 's1mulat0r-pass';
@@ -36,6 +38,18 @@ afterAll(async () => {
 beforeEach(async () => {
   await control.reset();
 });
+
+/** A real JSON-lines logger whose lines are kept. */
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ destination }) };
+}
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -212,6 +226,45 @@ describe('gateway client against the simulator: rejections', () => {
       inspect(wrong),
     ]) {
       expect(text).not.toContain('wrong-Pa55');
+    }
+  });
+});
+
+describe('gateway client: error replies that quote the request, credential included', () => {
+  it.each([
+    ['an HTTP 500 with a ServiceStack error body', 'http500', 'GatewayUnavailable'],
+    ['a refusal whose Status description quotes it', 'status', 'GatewayRejected'],
+    ['an HTML page that quotes it', 'notjson', 'GatewayUnavailable'],
+  ] as const)('%s: neither the username nor the password comes through', async (_name, kind, type) => {
+    const logged = capture();
+    await control.fault({ operation: 'Submit', kind, echo: true });
+    const error = await failure(gateway.submit({ from: 'SMSOPS', to: ['905321234567'], message: 'Hello' }));
+    expect(error.name).toBe(type);
+    // What callers do with a failure: show its message, log it, keep its description.
+    logged.logger.warn({ err: error, reason: error.message }, 'send failed');
+    const texts = [
+      error.message,
+      String((error as { description?: string }).description ?? ''),
+      inspect(error, { depth: 10 }),
+      JSON.stringify(error),
+      logged.lines.join(''),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain('"acme"');
+    }
+    if (kind !== 'notjson') expect(error.message).toMatch(/could not process request .*\[redacted\]/);
+  });
+
+  it('util.inspect and JSON of the client show where it points, never its credential', () => {
+    for (const text of [
+      inspect(gateway, { depth: 10 }),
+      JSON.stringify(gateway),
+      JSON.stringify({ gateway }),
+    ]) {
+      expect(text).toContain(url);
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain('acme');
     }
   });
 });

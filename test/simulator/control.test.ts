@@ -1,6 +1,33 @@
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SimulatorStateSnapshot } from '../../src/simulator/server.js';
-import { CREDENTIAL, expectOk, manualClock, startTestSimulator, type TestSimulator } from './helpers.js';
+import {
+  CREDENTIAL,
+  expectOk,
+  manualClock,
+  type Reply,
+  startTestSimulator,
+  type TestSimulator,
+} from './helpers.js';
+
+/** A request with exactly the headers given (fetch will not send a Host of our choosing). */
+function rawRequest(
+  url: string,
+  options: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method, headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
 
 describe('simulator control endpoints and faults', () => {
   const clock = manualClock();
@@ -115,6 +142,32 @@ describe('simulator control endpoints and faults', () => {
       expect(t.sim.state().faults).toEqual([]);
     });
 
+    it('echo: each faulty reply quotes the request body, Credential and all; not with timeout', async () => {
+      const secretBody = JSON.stringify({ Credential: CREDENTIAL, Message: 'hello', To: ['905321234567'] });
+      await fault({ operation: 'Submit', kind: 'http500', echo: true });
+      const http500 = await t.raw('Submit', secretBody);
+      expect(http500.status).toBe(500);
+      const serviceStack = (await http500.json()) as {
+        ResponseStatus: { ErrorCode: string; Message: string };
+      };
+      expect(serviceStack.ResponseStatus.Message).toBe(
+        `Internal Server Error: could not process request ${secretBody}`,
+      );
+      await fault({ operation: 'Submit', kind: 'status', code: 421, echo: true });
+      expect(((await (await t.raw('Submit', secretBody)).json()) as Reply).Response.Status).toEqual({
+        Code: 421,
+        Description: `Simulated fault: could not process request ${secretBody}`,
+      });
+      await fault({ operation: 'Submit', kind: 'notjson', echo: true });
+      expect(await (await t.raw('Submit', secretBody)).text()).toContain('"Password":"demo"');
+      expect(t.sim.state().batches).toEqual([]);
+      const refused = await fault({ kind: 'timeout', echo: true });
+      expect(refused).toEqual({
+        status: 400,
+        body: { error: 'echo applies to http500, notjson and status faults, not timeout' },
+      });
+    });
+
     it('close() ends held replies promptly', async () => {
       const other = await startTestSimulator();
       await other.control('/_sim/fault', { kind: 'timeout', delayMs: 600_000 });
@@ -199,6 +252,51 @@ describe('simulator control endpoints and faults', () => {
       expect((await t.call('Submit', { Message: 'x', To: ['905321234567'] })).Response.MessageId).toBe(
         100001,
       );
+    });
+
+    it('refuses other web sites and rebound host names (403), and nothing changes', async () => {
+      const port = new URL(t.sim.url).port;
+      const attempts: Array<{ path: string; headers: Record<string, string>; body?: string }> = [
+        // A form on another site, posted by a browser on this machine.
+        {
+          path: '/_sim/inbound',
+          headers: {
+            origin: 'http://evil.example',
+            'sec-fetch-site': 'cross-site',
+            'content-type': 'text/plain',
+          },
+          body: JSON.stringify({ MSISDN: '905321234567', Text: 'pwned' }),
+        },
+        { path: '/_sim/fault', headers: { 'sec-fetch-site': 'cross-site' }, body: '{"kind":"http500"}' },
+        { path: '/_sim/fault', headers: { 'sec-fetch-site': 'same-site' }, body: '{"kind":"http500"}' },
+        { path: '/_sim/reset', headers: { origin: 'null' } },
+        { path: '/_sim/advance', headers: { origin: `http://localhost:${Number(port) + 1}` } },
+        // A page of evil.example whose name now resolves to 127.0.0.1 (DNS rebinding).
+        { path: '/_sim/fault', headers: { host: `evil.example:${port}` }, body: '{"kind":"http500"}' },
+        { path: '/_sim/state', headers: { host: `evil.example:${port}` } },
+      ];
+      expectOk(await t.call('Submit', { Message: 'x', To: ['905321234567'] }));
+      const before = t.sim.state();
+      for (const attempt of attempts) {
+        const res = await rawRequest(`${t.sim.url}${attempt.path}`, {
+          method: attempt.path === '/_sim/state' ? 'GET' : 'POST',
+          headers: attempt.headers,
+          body: attempt.body,
+        });
+        expect(res.status, `${attempt.path} ${JSON.stringify(attempt.headers)}`).toBe(403);
+        expect(JSON.parse(res.body).error).toMatch(/refused|only http:\/\/localhost/);
+      }
+      expect(t.sim.state()).toEqual(before);
+      // Programs (no Origin) and the simulator's own pages are answered, under localhost as well.
+      const own = await rawRequest(`${t.sim.url}/_sim/state`, {
+        method: 'GET',
+        headers: {
+          host: `localhost:${port}`,
+          origin: `http://localhost:${port}`,
+          'sec-fetch-site': 'same-origin',
+        },
+      });
+      expect(own.status).toBe(200);
     });
 
     it('answers unknown control paths with 404 and wrong methods with 405', async () => {

@@ -21,7 +21,14 @@ export class SimulatorControl {
   advance(body: { deliver?: number; share?: number } = {}) {
     return this.post('advance', body);
   }
-  fault(body: { operation?: string; kind: string; code?: number; times?: number; delayMs?: number }) {
+  fault(body: {
+    operation?: string;
+    kind: string;
+    code?: number;
+    times?: number;
+    delayMs?: number;
+    echo?: boolean;
+  }) {
     return this.post('fault', body);
   }
   reset() {

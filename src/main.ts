@@ -124,6 +124,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     let workspace: LocalWorkspace | undefined;
     const http: RunningHttpServer = await startHttpServer({
       port: config.port,
+      logger,
       slackListener: (req, res) => {
         if (slackListener) slackListener(req, res);
         else res.writeHead(503, { 'retry-after': '1' }).end();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startHttpServer } from '../../src/http/server.js';
+import type { SlackGateLimits } from '../../src/http/slack-gate.js';
 import { DeliveryTracker } from '../../src/jobs/tracker.js';
 import { silentLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
@@ -30,6 +31,8 @@ export interface HarnessOptions {
   /** Point the bot at another gateway (e.g. a closed port) instead of the simulator. */
   gatewayUrl?: string;
   fakeSlack?: Parameters<typeof startFakeSlack>[0];
+  /** Shrinks the server's limits on /slack/events (e.g. a short body deadline). */
+  slackLimits?: Partial<SlackGateLimits>;
 }
 
 /**
@@ -102,6 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     port: 0,
     host: '127.0.0.1',
     slackListener: slack.requestListener,
+    slackLimits: options.slackLimits,
     health: async () => ({ ok: true }),
   });
   const botUrl = `${http.url}/slack/events`;

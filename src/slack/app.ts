@@ -7,6 +7,7 @@ import { boltLogger } from './bolt-logger.js';
 import { register as registerCommands } from './commands/index.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerEvents } from './events/index.js';
+import { ReplayGuard } from './replay-guard.js';
 import { checkedSlackListener } from './request-check.js';
 import { register as registerViews } from './views/index.js';
 
@@ -22,11 +23,14 @@ export interface SlackAppOptions {
   retryConfig?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
 }
 
+/** Requests remembered for replay detection: far above what Slack sends one app in five minutes. */
+const REPLAY_MEMORY = 10_000;
+
 export interface SlackApp {
   app: App;
   /**
    * HTTP mode: the handler for POST /slack/events, mounted behind our server's gate (which reads the body).
-   * It verifies the signature and refuses bodies Bolt cannot route.
+   * It verifies the signature, runs each signed request once, and refuses bodies Bolt cannot route.
    */
   requestListener?: RequestListener;
   start(): Promise<void>;
@@ -95,6 +99,10 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
       receiver instanceof HTTPReceiver
         ? checkedSlackListener(receiver.requestListener, {
             signingSecret: options.signingSecret!,
+            replay: new ReplayGuard({
+              windowSeconds: SLACK_GATE_LIMITS.timestampWindowSeconds,
+              capacity: REPLAY_MEMORY,
+            }),
             logger: requestLog,
           })
         : undefined,

@@ -3,9 +3,10 @@ import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
 import type { BufferedRequest } from '../http/slack-gate.js';
 import type { Logger } from '../log.js';
 import { throttledCounter } from '../log-throttle.js';
+import type { ReplayGuard } from './replay-guard.js';
 import { checkSlackBody } from './request-shape.js';
 
-type Refusal = 'bad_signature';
+type Refusal = 'bad_signature' | 'replayed';
 
 function answer(res: ServerResponse, status: number, body?: Record<string, unknown>): void {
   if (body === undefined) {
@@ -21,16 +22,16 @@ function header(req: IncomingMessage, name: string): string {
 }
 
 /**
- * In front of Bolt's listener: the signature (Bolt checks it again; it is cheap), then a body Bolt can
- * route. What fails is answered here and never reaches a listener.
+ * In front of Bolt's listener: the signature (Bolt checks it again; it is cheap), then one run per signed
+ * request, then a body Bolt can route. What fails is answered here and never reaches a listener.
  * Expects the body already read by the server's gate (src/http/slack-gate.ts).
  */
 export function checkedSlackListener(
   bolt: RequestListener,
-  options: { signingSecret: string; logger: Logger },
+  options: { signingSecret: string; replay: ReplayGuard; logger: Logger },
 ): RequestListener {
-  const { logger } = options;
-  // Bad signatures can be sent at will: counted, one line per reason every 10 s.
+  const { logger, replay } = options;
+  // Bad signatures and replays can be sent at will: counted, one line per reason every 10 s.
   const refusals = throttledCounter<Refusal>(10_000, (reason, count) =>
     logger.warn({ reason, count }, 'refused Slack requests'),
   );
@@ -52,6 +53,12 @@ export function checkedSlackListener(
     } catch {
       refusals.note('bad_signature');
       answer(res, 401, { ok: false, error: 'bad_signature' });
+      return;
+    }
+    if (!replay.firstDelivery(timestamp, signature)) {
+      // It ran when it first came; a 200 keeps a sender from trying a third time.
+      refusals.note('replayed');
+      answer(res, 200);
       return;
     }
     let body: unknown;

@@ -28,7 +28,7 @@ export const SLACK_GATE_LIMITS: SlackGateLimits = {
 export type GateRefusal =
   | 'method_not_allowed'
   | 'unsigned'
-  | 'stale_timestamp'
+  | 'timestamp_out_of_window'
   | 'body_too_large'
   | 'body_too_slow'
   | 'busy';
@@ -91,7 +91,7 @@ export function createSlackGate(
     if (typeof signature !== 'string' || !SIGNATURE.test(signature)) return refuse(res, 401, 'unsigned');
     if (typeof timestamp !== 'string' || !TIMESTAMP.test(timestamp)) return refuse(res, 401, 'unsigned');
     if (Math.abs(now() / 1000 - Number(timestamp)) > limits.timestampWindowSeconds) {
-      return refuse(res, 401, 'stale_timestamp');
+      return refuse(res, 401, 'timestamp_out_of_window');
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limits.bodyLimitBytes) return refuse(res, 413, 'body_too_large');

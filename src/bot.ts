@@ -5,6 +5,7 @@ import { type Config, secretValuesOf } from './config.js';
 import { type Gateway, GatewayClient, type GatewayClientOptions, gatewayProbe } from './gateway/index.js';
 import { healthReporter } from './http/health.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
+import type { SlackGateLimits } from './http/slack-gate.js';
 import { LowBalanceChecker } from './jobs/alert-balance.js';
 import { ensureDefaultDigests } from './jobs/digest-defaults.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
@@ -39,6 +40,8 @@ export interface BotOverrides {
   startJobs?: boolean;
   /** Unique among live processes; default host:port, stable across restarts. */
   instanceId?: string;
+  /** Shrinks the server's limits on /slack/events (e.g. a short body deadline in a test). */
+  slackLimits?: Partial<SlackGateLimits>;
   /** Relay tuning for tests (post spacing, burst targets). */
   relay?: Partial<Omit<InboundRelaySettings, 'instanceId'>>;
 }
@@ -195,6 +198,8 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     const http = await startHttpServer({
       port: config.port,
       host,
+      logger,
+      slackLimits: overrides.slackLimits,
       slackListener: (req, res) => {
         if (slackListener) slackListener(req, res);
         else res.writeHead(503, { 'retry-after': '1' }).end();

@@ -24,6 +24,10 @@ async function main(): Promise<void> {
   // Local mode is for a person at a terminal: readable lines. Production: JSON lines.
   const logger = createLogger({ level: config.logLevel, readable: local || process.stdout.isTTY === true });
   if (local) logger.info(LOCAL_MODE_NOTE);
+  // A promise nobody awaited failed: a bug to fix, not a reason to drop every request in flight.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+  });
   let bot: Bot | undefined;
   try {
     bot = await buildBot(config, { logger });

@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, AuthorizationError, HTTPModuleFunctions, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { SLACK_GATE_LIMITS } from '../http/slack-gate.js';
 import type { Logger } from '../log.js';
 import { register as registerActions } from './actions/index.js';
 import { boltLogger } from './bolt-logger.js';
@@ -7,6 +8,8 @@ import { register as registerCommands } from './commands/index.js';
 import { concealSlackApp } from './conceal.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerEvents } from './events/index.js';
+import { ReplayGuard } from './replay-guard.js';
+import { checkedSlackListener } from './request-check.js';
 import { register as registerViews } from './views/index.js';
 
 export interface SlackAppOptions {
@@ -21,9 +24,15 @@ export interface SlackAppOptions {
   retryConfig?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
 }
 
+/** Requests remembered for replay detection: far above what Slack sends one app in five minutes. */
+const REPLAY_MEMORY = 10_000;
+
 export interface SlackApp {
   app: App;
-  /** HTTP mode: the handler for POST /slack/events, mounted on our own server. */
+  /**
+   * HTTP mode: the handler for POST /slack/events, mounted behind our server's gate (which reads the body).
+   * It verifies the signature, runs each signed request once, and refuses bodies Bolt cannot route.
+   */
   requestListener?: RequestListener;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -32,6 +41,7 @@ export interface SlackApp {
 /** Builds the Bolt app with every listener; nothing is listening until start(). */
 export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions): Promise<SlackApp> {
   const logger = boltLogger(options.logger);
+  const requestLog = options.logger.child({ component: 'slack' });
   const clientOptions = {
     slackApiUrl: options.apiUrl,
     logger,
@@ -54,6 +64,17 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
       logger,
       // Acks leave at once; the work continues after the HTTP response.
       processBeforeResponse: false,
+      bodyLimit: SLACK_GATE_LIMITS.bodyLimitBytes,
+      // What throws before any listener runs is a body Bolt could not route: a 400, one line, and serving on.
+      processEventErrorHandler: async (args) => {
+        if (args.error instanceof AuthorizationError) {
+          return HTTPModuleFunctions.defaultProcessEventErrorHandler(args);
+        }
+        const err = args.error instanceof Error ? args.error.message : String(args.error);
+        requestLog.warn({ err }, 'ignored a Slack request Bolt could not route');
+        if (!args.response.headersSent) args.response.writeHead(400).end();
+        return false;
+      },
     });
   }
   const app = new App({
@@ -76,7 +97,17 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
   await app.init();
   return {
     app,
-    requestListener: receiver instanceof HTTPReceiver ? receiver.requestListener : undefined,
+    requestListener:
+      receiver instanceof HTTPReceiver
+        ? checkedSlackListener(receiver.requestListener, {
+            signingSecret: options.signingSecret!,
+            replay: new ReplayGuard({
+              windowSeconds: SLACK_GATE_LIMITS.timestampWindowSeconds,
+              capacity: REPLAY_MEMORY,
+            }),
+            logger: requestLog,
+          })
+        : undefined,
     start: async () => {
       if (receiver instanceof SocketModeReceiver) await app.start();
     },

@@ -1,4 +1,5 @@
 import type { Bot } from '../../src/bot.js';
+import type { SlackGateLimits } from '../../src/http/slack-gate.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import type { Store } from '../../src/store/index.js';
@@ -24,6 +25,8 @@ export interface HarnessOptions {
   /** Point the bot at another gateway (e.g. a closed port) instead of the simulator. */
   gatewayUrl?: string;
   fakeSlack?: Parameters<typeof startFakeSlack>[0];
+  /** Shrinks the server's limits on /slack/events (e.g. a short body deadline). */
+  slackLimits?: Partial<SlackGateLimits>;
 }
 
 /**
@@ -65,17 +68,20 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fake = await startFakeSlack(options.fakeSlack);
-  const { bot, close } = await startTestBot({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    ADMIN_USER_IDS: users.admin,
-    SMS_GATEWAY_TIMEOUT_MS: String(options.gatewayTimeoutMs ?? 2_000),
-    ...(options.gatewayUrl
-      ? { SMS_GATEWAY_URL: options.gatewayUrl, SMS_GATEWAY_USERNAME: 'demo', SMS_GATEWAY_PASSWORD: 'demo' }
-      : {}),
-    ...sendingEnv(options.sending ?? {}),
-  });
+  const { bot, close } = await startTestBot(
+    {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      ADMIN_USER_IDS: users.admin,
+      SMS_GATEWAY_TIMEOUT_MS: String(options.gatewayTimeoutMs ?? 2_000),
+      ...(options.gatewayUrl
+        ? { SMS_GATEWAY_URL: options.gatewayUrl, SMS_GATEWAY_USERNAME: 'demo', SMS_GATEWAY_PASSWORD: 'demo' }
+        : {}),
+      ...sendingEnv(options.sending ?? {}),
+    },
+    { slackLimits: options.slackLimits },
+  );
   const control = new SimulatorControl({ url: bot.simulatorUrl ?? options.gatewayUrl ?? '' });
   const { deps, store, tracker } = bot;
   const botUrl = `${bot.http.url}/slack/events`;

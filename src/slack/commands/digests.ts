@@ -11,7 +11,7 @@ import { denialText, satisfies } from '../permissions.js';
 import { digestMessage } from '../ui/digest-message.js';
 import { subscriptionsMessage } from '../ui/digest-subscriptions.js';
 import { escapeMrkdwn, formatMoney, formatTime, truncate } from '../ui/format.js';
-import type { CommandContext, SubcommandHandler, SubcommandHandlers } from './context.js';
+import type { CommandContext, SubcommandHandlers } from './context.js';
 
 type KindChoice = DigestKind | 'all';
 const KIND_WORDS: readonly string[] = [...DIGEST_KINDS, 'all'];

@@ -9,7 +9,7 @@ import { inboxMessage } from '../ui/lookup-inbox.js';
 import { sendersMessage } from '../ui/lookup-senders.js';
 import { statsMessage } from '../ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../ui/lookup-surveys.js';
-import type { CommandContext, SubcommandHandler, SubcommandHandlers } from './context.js';
+import type { CommandContext, SubcommandHandlers } from './context.js';
 
 interface CountRule {
   command: string;

@@ -105,6 +105,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         reportTimeZone: config.reportTimeZone,
         simulated: !config.gateway.url,
         sending: { ...config.sending, defaultValidityMinutes: 1440 },
+        digestMinIntervalSeconds: config.digests.minIntervalSeconds,
       },
       now: () => new Date(),
       nudgeTracker: (id) => {
@@ -228,6 +229,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         simulated,
         instanceId,
         catchUpMinutes: config.digests.catchUpMinutes,
+        minIntervalSeconds: config.digests.minIntervalSeconds,
       },
     });
     const alerts = new LowBalanceChecker({
@@ -239,6 +241,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         reportTimeZone: config.reportTimeZone,
         simulated,
         alertCheckMinutes: config.digests.alertCheckMinutes,
+        minIntervalSeconds: config.digests.minIntervalSeconds,
       },
     });
     digests.start();

@@ -183,6 +183,7 @@ export interface SubscriptionMeta {
   createdBy: string;
   createdAt: Date;
   alertState: string | null;
+  /** Low-balance alerts: when the alert was last posted. */
   alertedAt: Date | null;
 }
 
@@ -203,8 +204,9 @@ export interface SubscriptionsRepo {
   listByKind<K extends SubscriptionKind>(
     kind: K,
   ): Promise<Array<SubscriptionMeta & Extract<SubscriptionSpec, { kind: K }>>>;
-  /** Moves the alert state from `from` to `to`; true for the one caller that made the move. */
-  setAlertState(id: number, change: { from: string | null; to: string; at: Date }): Promise<boolean>;
+  /** Moves the alert state from `from` to `to` and sets alertedAt to `at`; true for the one caller that
+   *  made the move. */
+  setAlertState(id: number, change: { from: string | null; to: string; at: Date | null }): Promise<boolean>;
 }
 
 // ---- job runs ----

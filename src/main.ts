@@ -9,6 +9,7 @@ import { LowBalanceChecker } from './jobs/alert-balance.js';
 import { ensureDefaultDigests } from './jobs/digest-defaults.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
 import { InboundRelay } from './jobs/inbound-relay.js';
+import { RetentionPurge } from './jobs/retention.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import { createLogger, type Logger } from './log.js';
 import { LOCAL_MODE_NOTE } from './setup-help.js';
@@ -244,11 +245,18 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         minIntervalSeconds: config.digests.minIntervalSeconds,
       },
     });
+    const retention = new RetentionPurge({
+      store,
+      logger,
+      settings: { retentionDays: config.retentionDays, instanceId },
+    });
     digests.start();
     alerts.start();
+    retention.start();
     closers.push(
       () => digests.stop(),
       () => alerts.stop(),
+      () => retention.stop(),
     );
 
     const probe = gatewayProbe(gateway);

@@ -95,7 +95,7 @@ describe('npm start (src/main.ts)', () => {
     );
   });
 
-  it('reports at start a digest schedule an older version stored faster than the minimum', async () => {
+  it('at start: reports a digest schedule an older version stored too fast, and purges personal data older than RETENTION_DAYS', async () => {
     const databaseUrl = `sqlite:${join(dir, 'older.db')}`;
     const store = await openStore(databaseUrl);
     const { subscription } = await store.subscriptions.add(
@@ -103,6 +103,16 @@ describe('npm start (src/main.ts)', () => {
       { kind: 'digest', digest: 'stats', cron: '* * * * * *', timezone: 'UTC' },
       SEEDED.users.admin,
     );
+    const sent = await store.outbox.createPending({
+      idempotencyKey: 'half-a-year-ago',
+      slackUser: SEEDED.users.admin,
+      recipients: ['905321234567'],
+      text: 'Your test result is ready',
+      segments: 1,
+      encoding: 'GSM-7',
+      at: new Date(Date.now() - 200 * 86_400_000),
+    });
+    await store.outbox.markFailed(sent.row.id, 'rejected', new Date(Date.now() - 200 * 86_400_000));
     await store.close();
     const port = await closedPort();
     const { child, exited, output } = start({
@@ -123,8 +133,16 @@ describe('npm start (src/main.ts)', () => {
       cron: '* * * * * *',
       msg: expect.stringMatching(/would run 1 second apart.*it runs at most every 15 minutes/),
     });
+    await waitForLine(output, /personal data older than RETENTION_DAYS purged/, exited);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    const after = await openStore(databaseUrl);
+    expect(await after.outbox.get(sent.row.id)).toMatchObject({
+      text: '',
+      recipients: [],
+      recipientCount: 1,
+    });
+    await after.close();
   });
 
   it('runs in HTTP mode: healthy, answers /sms help, and stops cleanly on SIGTERM', async () => {

@@ -225,7 +225,7 @@ describe('a schedule stored faster than DIGEST_MIN_INTERVAL_SECONDS (by an older
       '2026-11-20T06:45:00.000Z',
     ]);
     expect(poster.posts[0]!.framing.schedule).toBe('cron "* * * * * *", slowed to at most every 15 minutes');
-    const reports = lines.filter((l) => Number(l.level) === 40);
+    const reports = lines.filter((l) => l.level === 'warn');
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ subscriptionId: sub.id, channel: 'C0DIGEST', cron: '* * * * * *' });
     expect(reports[0]!.msg).toBe(

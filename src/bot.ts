@@ -11,6 +11,7 @@ import { ensureDefaultDigests } from './jobs/digest-defaults.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
 import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
+import { RetentionPurge } from './jobs/retention.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import { registerSecret } from './secrets.js';
@@ -59,6 +60,7 @@ export interface Bot {
   readonly relay: InboundRelay;
   readonly digests: DigestScheduler;
   readonly alerts: LowBalanceChecker;
+  readonly retention: RetentionPurge;
   readonly http: RunningHttpServer;
   /** Local mode only: the stand-in for Slack, served by the bot's own HTTP server. */
   readonly workspace?: LocalWorkspace;
@@ -179,6 +181,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         reportTimeZone: config.reportTimeZone,
         simulated,
         sending: sendingSettingsOf(config.sending),
+        digestMinIntervalSeconds: config.digests.minIntervalSeconds,
       },
       now,
       nudgeTracker: (id) => {
@@ -297,6 +300,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         simulated,
         instanceId,
         catchUpMinutes: config.digests.catchUpMinutes,
+        minIntervalSeconds: config.digests.minIntervalSeconds,
       },
     });
     const alerts = new LowBalanceChecker({
@@ -309,7 +313,14 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         reportTimeZone: config.reportTimeZone,
         simulated,
         alertCheckMinutes: config.digests.alertCheckMinutes,
+        minIntervalSeconds: config.digests.minIntervalSeconds,
       },
+    });
+
+    const retention = new RetentionPurge({
+      store,
+      logger,
+      settings: { retentionDays: config.retentionDays, instanceId },
     });
 
     health = healthReporter({
@@ -324,6 +335,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       () => relay.stop(),
       () => digests.stop(),
       () => alerts.stop(),
+      () => retention.stop(),
     );
     // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
     closers.push(() => http.close());
@@ -342,6 +354,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       relay,
       digests,
       alerts,
+      retention,
       http,
       workspace,
       health: () => health(),
@@ -353,6 +366,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
           relay.start();
           digests.start();
           alerts.start();
+          retention.start();
         }
         await slack.start();
         closers.push(() => slack.stop());

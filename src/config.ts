@@ -2,6 +2,8 @@ import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
+import { compileSchedule } from './jobs/schedule.js';
+import { DEFAULT_MIN_INTERVAL_SECONDS, requireMinInterval } from './jobs/schedule-interval.js';
 import { concealSecrets, shown } from './secrets.js';
 import { DEFAULT_STOP_WORDS } from './sms/index.js';
 import { maskUrl } from './store/url.js';
@@ -58,7 +60,11 @@ export interface Config {
     readonly alertCheckMinutes: number;
     readonly catchUpMinutes: number;
     readonly charts: boolean;
+    /** DIGEST_MIN_INTERVAL_SECONDS: the shortest time between two runs of a digest or two balance alerts. */
+    readonly minIntervalSeconds: number;
   };
+  /** RETENTION_DAYS: message texts and phone numbers older than this are purged from the store. */
+  readonly retentionDays: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -228,6 +234,8 @@ const envSchema = z.object({
     }),
   ALERT_CHECK_MINUTES: integer(1, 60, 5),
   DIGEST_CATCH_UP_MINUTES: integer(0, 1440, 60),
+  DIGEST_MIN_INTERVAL_SECONDS: integer(1, 604_800, DEFAULT_MIN_INTERVAL_SECONDS),
+  RETENTION_DAYS: integer(1, 36_500, 180),
   DIGEST_CHARTS: z
     .string()
     .trim()
@@ -257,7 +265,17 @@ function describeIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string 
   return `${variable}: ${issue.message}${shown}`;
 }
 
-/** Reads the configuration; throws ConfigError listing every problem at once. */
+/** DIGEST_CRON, read in REPORT_TIMEZONE, may not run more often than DIGEST_MIN_INTERVAL_SECONDS. */
+function digestCronProblem(cron: string, timeZone: string, minimumSeconds: number): string | undefined {
+  try {
+    requireMinInterval(compileSchedule(cron, timeZone), minimumSeconds, new Date());
+    return undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `DIGEST_CRON: ${reason}; choose a slower schedule such as "0 9 * * *"`;
+  }
+}
+
 function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   const set = (name: string) => (env[name] ?? '').trim() !== '';
   const problems: string[] = [];
@@ -293,6 +311,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(parsed.success ? [] : parsed.error.issues.map((i) => describeIssue(i, env))),
     ...crossFieldProblems(env),
   ];
+  if (parsed.success) {
+    const d = parsed.data;
+    const cron = digestCronProblem(d.DIGEST_CRON, d.REPORT_TIMEZONE, d.DIGEST_MIN_INTERVAL_SECONDS);
+    if (cron) problems.push(cron);
+  }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;
   const mode: SlackMode = !e.SLACK_BOT_TOKEN ? 'local' : e.SLACK_APP_TOKEN ? 'socket' : 'http';
@@ -342,7 +365,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       alertCheckMinutes: e.ALERT_CHECK_MINUTES,
       catchUpMinutes: e.DIGEST_CATCH_UP_MINUTES,
       charts: e.DIGEST_CHARTS === 'on',
+      minIntervalSeconds: e.DIGEST_MIN_INTERVAL_SECONDS,
     },
+    retentionDays: e.RETENTION_DAYS,
     sending: {
       maxSegments: e.MAX_SEGMENTS,
       maxRecipients: e.MAX_RECIPIENTS,

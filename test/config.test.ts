@@ -26,6 +26,8 @@ describe('loadConfig', () => {
     expect(config.digestCron).toBe('0 9 * * *');
     expect(config.inboundPollSeconds).toBe(15);
     expect(config.logLevel).toBe('info');
+    expect(config.digests.minIntervalSeconds).toBe(900);
+    expect(config.retentionDays).toBe(180);
     expect(config.inbound.stopWords).toEqual(['STOP', 'UNSUBSCRIBE', 'IPTAL', 'DUR']);
     // With the simulator, its surveys' keywords are known.
     expect(config.inbound.surveyKeywords).toEqual({ ANKET: 301, KATIL: 302 });
@@ -71,13 +73,21 @@ describe('loadConfig', () => {
       ALERT_CHECK_MINUTES: '10',
       DIGEST_CATCH_UP_MINUTES: '0',
       DIGEST_CHARTS: 'off',
+      DIGEST_MIN_INTERVAL_SECONDS: '600',
+      RETENTION_DAYS: '30',
     });
     expect(config.inbound).toEqual({
       conversationHours: 12,
       stopWords: ['STOP', 'BASTA'],
       surveyKeywords: { POLL: 7 },
     });
-    expect(config.digests).toEqual({ alertCheckMinutes: 10, catchUpMinutes: 0, charts: false });
+    expect(config.digests).toEqual({
+      alertCheckMinutes: 10,
+      catchUpMinutes: 0,
+      charts: false,
+      minIntervalSeconds: 600,
+    });
+    expect(config.retentionDays).toBe(30);
     expect(config.sending).toEqual({
       maxSegments: 4,
       maxRecipients: 500,
@@ -128,6 +138,27 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/^ADMIN_USER_IDS: expected comma-separated Slack user IDs/m);
     expect(problems.join('\n')).toMatch(/^DIGEST_CRON: expected a cron expression with 5 or 6 fields/m);
     expect(problems.join('\n')).toMatch(/^LOG_LEVEL: expected one of debug, info, warn, error/m);
+  });
+
+  it('refuses a DIGEST_CRON that would run more often than DIGEST_MIN_INTERVAL_SECONDS, saying how often', () => {
+    expect(problemsOf({ DIGEST_CRON: '* * * * * *' })).toEqual([
+      'DIGEST_CRON: cron "* * * * * *" would run 1 second apart at its closest, but digests run at most once every 15 minutes (DIGEST_MIN_INTERVAL_SECONDS=900); choose a slower schedule such as "0 9 * * *"',
+    ]);
+    expect(problemsOf({ DIGEST_CRON: '0,1 9 * * *', REPORT_TIMEZONE: 'Europe/Istanbul' })[0]).toMatch(
+      /^DIGEST_CRON: cron "0,1 9 \* \* \*" would run 1 minute apart at its closest/,
+    );
+    // Read in REPORT_TIMEZONE: 01:59 and 03:00 come a minute apart the day clocks skip 02:00 in Berlin.
+    expect(problemsOf({ DIGEST_CRON: '0,59 1,3 * * *', REPORT_TIMEZONE: 'Europe/Berlin' })[0]).toMatch(
+      /would run 1 minute apart/,
+    );
+    // Demos and tests may lower the minimum, and the same expression is then accepted.
+    expect(loadConfig({ DIGEST_CRON: '*/10 * * * * *', DIGEST_MIN_INTERVAL_SECONDS: '10' }).digestCron).toBe(
+      '*/10 * * * * *',
+    );
+    expect(problemsOf({ DIGEST_MIN_INTERVAL_SECONDS: '0', RETENTION_DAYS: 'forever' })).toEqual([
+      'DIGEST_MIN_INTERVAL_SECONDS: expected a whole number from 1 to 604800 (got "0")',
+      'RETENTION_DAYS: expected a whole number from 1 to 36500 (got "forever")',
+    ]);
   });
 
   it('requires what each mode needs', () => {

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/store/index.js';
 import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
 import { closedPort } from './support/raw-server.js';
 
@@ -140,6 +141,69 @@ describe('npm start (src/main.ts)', () => {
     expect(await exited).toBe(1);
     expect(output()).toContain('PORT: expected a whole number from 1 to 65535 (got "eighty")');
     expect(output()).toContain('SLACK_SIGNING_SECRET: required in HTTP mode');
+  });
+
+  it('refuses a DIGEST_CRON faster than DIGEST_MIN_INTERVAL_SECONDS in one line, and exits non-zero', async () => {
+    const { exited, output } = start({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      DIGEST_CHANNEL: SEEDED.channels.alerts,
+      DIGEST_CRON: '* * * * * *',
+    });
+    expect(await exited).toBe(1);
+    expect(output()).toContain(
+      'DIGEST_CRON: cron "* * * * * *" would run 1 second apart at its closest, but digests run at most once every 15 minutes (DIGEST_MIN_INTERVAL_SECONDS=900)',
+    );
+  });
+
+  it('at start: reports a digest schedule an older version stored too fast, and purges personal data older than RETENTION_DAYS', async () => {
+    const databaseUrl = `sqlite:${join(dir, 'older.db')}`;
+    const store = await openStore(databaseUrl);
+    const { subscription } = await store.subscriptions.add(
+      SEEDED.channels.alerts,
+      { kind: 'digest', digest: 'stats', cron: '* * * * * *', timezone: 'UTC' },
+      SEEDED.users.admin,
+    );
+    const sent = await store.outbox.createPending({
+      idempotencyKey: 'half-a-year-ago',
+      slackUser: SEEDED.users.admin,
+      recipients: ['905321234567'],
+      text: 'Your test result is ready',
+      segments: 1,
+      encoding: 'GSM-7',
+      at: new Date(Date.now() - 200 * 86_400_000),
+    });
+    await store.outbox.markFailed(sent.row.id, 'rejected', new Date(Date.now() - 200 * 86_400_000));
+    await store.close();
+    const port = await closedPort();
+    const { child, exited, output } = start({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+    });
+    await waitForLine(output, /DIGEST_MIN_INTERVAL_SECONDS/, exited);
+    const line = output()
+      .split('\n')
+      .find((l) => l.includes('DIGEST_MIN_INTERVAL_SECONDS'));
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 'warn',
+      subscriptionId: subscription.id,
+      channel: SEEDED.channels.alerts,
+      cron: '* * * * * *',
+      msg: expect.stringMatching(/would run 1 second apart.*it runs at most every 15 minutes/),
+    });
+    await waitForLine(output, /personal data older than RETENTION_DAYS purged/, exited);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const after = await openStore(databaseUrl);
+    expect(await after.outbox.get(sent.row.id)).toMatchObject({
+      text: '',
+      recipients: [],
+      recipientCount: 1,
+    });
+    await after.close();
   });
 
   it('runs in HTTP mode: healthy, answers /sms help, and stops cleanly on SIGTERM', async () => {

@@ -4,12 +4,15 @@ import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
 import type { AlertChange, DigestPoster, Runway } from './digest-types.js';
 import { JobLoop } from './loop.js';
+import { DEFAULT_MIN_INTERVAL_SECONDS } from './schedule-interval.js';
 
 export interface LowBalanceCheckerSettings {
   reportTimeZone: string;
   simulated: boolean;
   /** How often usable credit is checked. Default 5. */
   alertCheckMinutes?: number;
+  /** DIGEST_MIN_INTERVAL_SECONDS: the shortest time between two posts of one alert. Default 900. */
+  minIntervalSeconds?: number;
 }
 
 export interface LowBalanceCheckerOptions {
@@ -48,15 +51,20 @@ export function nextAlertState(
 /**
  * Checks usable credit every few minutes for every `/sms alert balance below N`. The move from one state to
  * the next is a conditional update in the store, so with several instances exactly one posts each alert.
+ * A channel hears at most once every minIntervalSeconds: a balance that crosses its threshold back and
+ * forth waits, state unchanged, until that time has passed since the last change, then the next check
+ * posts what is true by then.
  */
 export class LowBalanceChecker {
   readonly #o: LowBalanceCheckerOptions;
   readonly #now: () => Date;
   readonly #loop: JobLoop;
+  readonly #minIntervalMs: number;
 
   constructor(options: LowBalanceCheckerOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
+    this.#minIntervalMs = (options.settings.minIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS) * 1000;
     const every = (options.settings.alertCheckMinutes ?? 5) * 60_000;
     this.#loop = new JobLoop({
       name: 'balance check',
@@ -85,10 +93,12 @@ export class LowBalanceChecker {
     for (const sub of subs) {
       const next = nextAlertState(sub.alertState, balance.usable, sub.threshold);
       if (!next) continue;
+      if (next.post && this.#tooSoon(sub, now)) continue;
+      // alertedAt is when the channel last heard: arming an alert without a post leaves it as it was.
       const won = await this.#o.store.subscriptions.setAlertState(sub.id, {
         from: sub.alertState,
         to: next.to,
-        at: now,
+        at: next.post ? now : sub.alertedAt,
       });
       if (!won || !next.post) continue;
       runway ??= this.#runway(balance, now);
@@ -100,9 +110,10 @@ export class LowBalanceChecker {
         );
         posted.push({ subscriptionId: sub.id, change: next.post });
       } catch (error) {
-        // Give the state back so the next check tries again; only the instance that moved it can.
+        // Give the state and its time back so the next check tries again at once; only the instance that
+        // moved it can.
         await this.#o.store.subscriptions
-          .setAlertState(sub.id, { from: next.to, to: sub.alertState ?? ALERT_STATE.ok, at: now })
+          .setAlertState(sub.id, { from: next.to, to: sub.alertState ?? ALERT_STATE.ok, at: sub.alertedAt })
           .catch(() => false);
         this.#o.logger.warn(
           {
@@ -115,6 +126,11 @@ export class LowBalanceChecker {
       }
     }
     return posted;
+  }
+
+  /** A first post is never held back; a later one waits until the last is minIntervalSeconds old. */
+  #tooSoon(sub: AlertSubscription, now: Date): boolean {
+    return sub.alertedAt !== null && now.getTime() - sub.alertedAt.getTime() < this.#minIntervalMs;
   }
 
   async #runway(balance: Balance, now: Date): Promise<Runway | undefined> {

@@ -6,8 +6,15 @@ import { memoGateway } from './digest-gateway-memo.js';
 import { readMemory, writeMemory } from './digest-memory.js';
 import type { DigestPoster } from './digest-types.js';
 import { JobLoop } from './loop.js';
-import { compileSchedule, type Schedule } from './schedule.js';
+import type { Schedule } from './schedule.js';
 import { describeCron } from './schedule-forms.js';
+import {
+  DEFAULT_MIN_INTERVAL_SECONDS,
+  describeEffective,
+  describeInterval,
+  type EffectiveSchedule,
+  effectiveSchedule,
+} from './schedule-interval.js';
 
 export interface DigestSchedulerSettings {
   /** Shown in digests; each subscription keeps the zone it was made in for its schedule. */
@@ -19,6 +26,8 @@ export interface DigestSchedulerSettings {
   tickSeconds?: number;
   /** A slot missed while no instance ran is still posted if it is at most this old. Default 60 min. */
   catchUpMinutes?: number;
+  /** DIGEST_MIN_INTERVAL_SECONDS: a stored schedule that runs more often is slowed to this. Default 900. */
+  minIntervalSeconds?: number;
 }
 
 export interface DigestSchedulerOptions {
@@ -66,7 +75,10 @@ export class DigestScheduler {
   readonly #now: () => Date;
   readonly #tickMs: number;
   readonly #catchUpMs: number;
-  readonly #schedules = new Map<string, Schedule | Error>();
+  readonly #minIntervalSeconds: number;
+  readonly #schedules = new Map<string, EffectiveSchedule | Error>();
+  /** Subscriptions whose too-fast schedule was already reported, so each is reported once. */
+  readonly #reportedSlowed = new Set<number>();
   /** Slots this instance claimed but could not post yet: job → slot and attempts so far. */
   readonly #retry = new Map<string, { slot: string; attempts: number }>();
   readonly #loop: JobLoop;
@@ -76,6 +88,7 @@ export class DigestScheduler {
     this.#now = options.now ?? (() => new Date());
     this.#tickMs = (options.settings.tickSeconds ?? 30) * 1000;
     this.#catchUpMs = (options.settings.catchUpMinutes ?? 60) * 60_000;
+    this.#minIntervalSeconds = options.settings.minIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS;
     this.#loop = new JobLoop({
       name: 'digest tick',
       logger: options.logger,
@@ -95,13 +108,37 @@ export class DigestScheduler {
     await this.#loop.stop();
   }
 
-  /** The schedule of a subscription; undefined (and logged once) if its expression no longer compiles. */
-  scheduleOf(sub: Pick<DigestSubscription, 'cron' | 'timezone'>): Schedule | undefined {
+  /**
+   * The schedule a subscription runs on; undefined (and logged once) if its expression no longer compiles.
+   * One an older version stored faster than DIGEST_MIN_INTERVAL_SECONDS runs slowed to it, and is reported
+   * once, at the first tick (that is, at start) or when it first appears.
+   */
+  scheduleOf(sub: Pick<DigestSubscription, 'id' | 'channel' | 'cron' | 'timezone'>): Schedule | undefined {
+    const effective = this.#effective(sub);
+    if (!effective) return undefined;
+    if (effective.slowedFromMs !== undefined && !this.#reportedSlowed.has(sub.id)) {
+      this.#reportedSlowed.add(sub.id);
+      this.#o.logger.warn(
+        {
+          subscriptionId: sub.id,
+          channel: sub.channel,
+          cron: sub.cron,
+          timezone: sub.timezone,
+          closestRunsSeconds: effective.slowedFromMs / 1000,
+          minIntervalSeconds: this.#minIntervalSeconds,
+        },
+        `digest schedule cron "${sub.cron}" would run ${describeInterval(effective.slowedFromMs)} apart, faster than DIGEST_MIN_INTERVAL_SECONDS allows: it runs at most every ${describeInterval(this.#minIntervalSeconds * 1000)} (unsubscribe and subscribe again with a slower schedule to change it)`,
+      );
+    }
+    return effective.schedule;
+  }
+
+  #effective(sub: Pick<DigestSubscription, 'cron' | 'timezone'>): EffectiveSchedule | undefined {
     const key = `${sub.timezone}|${sub.cron}`;
     let compiled = this.#schedules.get(key);
     if (!compiled) {
       try {
-        compiled = compileSchedule(sub.cron, sub.timezone);
+        compiled = effectiveSchedule(sub.cron, sub.timezone, this.#minIntervalSeconds, this.#now());
       } catch (error) {
         compiled = error instanceof Error ? error : new Error(String(error));
         this.#o.logger.error(
@@ -193,6 +230,7 @@ export class DigestScheduler {
     gateway: Gateway,
   ): Promise<void> {
     const schedule = this.scheduleOf(sub);
+    const effective = this.#effective(sub);
     const report = await buildDigest(gateway, {
       kind: sub.digest,
       now,
@@ -203,7 +241,9 @@ export class DigestScheduler {
     await this.#o.poster.postDigest(sub.channel, report, {
       timeZone: this.#o.settings.reportTimeZone,
       simulated: this.#o.settings.simulated,
-      schedule: describeCron(sub.cron),
+      schedule: effective
+        ? describeEffective(describeCron(sub.cron), effective, this.#minIntervalSeconds)
+        : describeCron(sub.cron),
       nextRun: schedule?.nextAfter(now),
     });
     await writeMemory(this.#o.store, sub.id, memoryAfter(report, slot.toISOString(), now));

@@ -27,6 +27,11 @@ export interface Schedule {
   latestAtOrBefore(now: Date): Date | undefined;
   /** The first slot after `now`; undefined if there is none in the next four years. */
   nextAfter(now: Date): Date | undefined;
+  /**
+   * The shortest real time between two consecutive slots in the four years from `from` (daylight saving
+   * included); undefined when fewer than two slots fall in them.
+   */
+  shortestGapMs(from: Date): number | undefined;
 }
 
 export class InvalidScheduleError extends Error {
@@ -93,6 +98,8 @@ export function isValidSchedule(expression: string, timeZone = 'UTC'): boolean {
 class CronSchedule implements Schedule {
   readonly #fields: Fields;
   readonly #everyHour: boolean;
+  readonly #firstWallTime: [number, number, number];
+  readonly #lastWallTime: [number, number, number];
 
   constructor(
     readonly expression: string,
@@ -101,6 +108,9 @@ class CronSchedule implements Schedule {
   ) {
     this.#fields = fields;
     this.#everyHour = fields.hours.length === 24;
+    const { hours, minutes, seconds } = fields;
+    this.#firstWallTime = [hours[0]!, minutes[0]!, seconds[0]!];
+    this.#lastWallTime = [hours.at(-1)!, minutes.at(-1)!, seconds.at(-1)!];
   }
 
   latestAtOrBefore(now: Date): Date | undefined {
@@ -123,6 +133,37 @@ class CronSchedule implements Schedule {
       if (found !== undefined) return new Date(found);
     }
     return undefined;
+  }
+
+  shortestGapMs(from: Date): number | undefined {
+    const ordinaryDayGap = wallClockGapMs(this.#fields);
+    let shortest = Number.POSITIVE_INFINITY;
+    let previousLast: number | undefined;
+    let date = localDate(from.getTime(), this.timeZone);
+    for (let i = 0; i <= HORIZON_DAYS; i++, date = addDays(date, 1)) {
+      if (!this.#dayMatches(date)) continue;
+      // On a day whose offset never changes, slots are as far apart as their wall times; around a change,
+      // the day's real slots are listed and compared one by one.
+      const clock = dayClock(date, this.timeZone);
+      let first: number | undefined;
+      let last: number | undefined;
+      if (clock.transition === undefined) {
+        first = instantsAt(clock, date, ...this.#firstWallTime).instants[0];
+        last = instantsAt(clock, date, ...this.#lastWallTime).instants[0];
+        if (ordinaryDayGap !== undefined) shortest = Math.min(shortest, ordinaryDayGap);
+      } else {
+        const slots = [...this.#slotsOf(date, 'asc')];
+        for (let k = 1; k < slots.length; k++) shortest = Math.min(shortest, slots[k]! - slots[k - 1]!);
+        first = slots[0];
+        last = slots.at(-1);
+      }
+      if (previousLast !== undefined && first !== undefined)
+        shortest = Math.min(shortest, first - previousLast);
+      previousLast = last ?? previousLast;
+      // Slots are whole seconds apart: nothing can come closer than one.
+      if (shortest <= 1000) return shortest;
+    }
+    return Number.isFinite(shortest) ? shortest : undefined;
   }
 
   /**
@@ -164,6 +205,23 @@ class CronSchedule implements Schedule {
       f.daysOfWeek.some((token) => dayOfWeekMatches(token, date))
     );
   }
+}
+
+/**
+ * The shortest gap between two wall times of one day, when the day has more than one: the times are listed
+ * in order (at most 86,400 of them) and neighbours compared.
+ */
+function wallClockGapMs(fields: Fields): number | undefined {
+  let shortest: number | undefined;
+  let previous: number | undefined;
+  for (const h of fields.hours)
+    for (const m of fields.minutes)
+      for (const s of fields.seconds) {
+        const t = h * 3600 + m * 60 + s;
+        if (previous !== undefined) shortest = Math.min(shortest ?? t - previous, t - previous);
+        previous = t;
+      }
+  return shortest === undefined ? undefined : shortest * 1000;
 }
 
 /** Iterator.prototype.find, which Node 20 lacks. */

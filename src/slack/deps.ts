@@ -27,6 +27,8 @@ export interface SlackSettings {
   /** True when the gateway is the built-in simulator: every view says so. */
   simulated: boolean;
   sending: SendingSettings;
+  /** DIGEST_MIN_INTERVAL_SECONDS; default DEFAULT_MIN_INTERVAL_SECONDS. */
+  digestMinIntervalSeconds?: number;
 }
 
 /** What every listener receives: built once in main.ts. */

@@ -14,6 +14,7 @@ export {
   type CountryCode,
   formatForPeople,
   isCountryCode,
+  maskNumber,
   type NormalisedNumber,
   normaliseNumber,
 } from './numbers.js';

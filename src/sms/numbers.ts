@@ -140,6 +140,18 @@ export function formatForPeople(msisdn: string): string {
   return `+${digits}`;
 }
 
+/**
+ * `905321234567` → `+90 ••• ••• •• 67`: the country code and the last two digits, enough to match an audit
+ * line to the request it answered, not enough to text anyone.
+ */
+export function maskNumber(msisdn: string): string {
+  const shown = formatForPeople(msisdn);
+  const space = shown.indexOf(' ');
+  const keptHead = space > 0 ? space : 1;
+  const keptTail = shown.length - 2;
+  return [...shown].map((c, i) => (i >= keptHead && i < keptTail && /\d/.test(c) ? '•' : c)).join('');
+}
+
 export function isCountryCode(value: string): value is CountryCode {
   return isSupportedCountry(value);
 }

@@ -35,3 +35,12 @@ export function gatewayIdText(id: string | bigint | number): string {
 
 /** Marks a row as written by one call, so a retry after a lost reply can tell its own write from a rival's. */
 export const newToken = (): string => randomUUID();
+
+/**
+ * A LIKE pattern matching JSON text that holds `msisdn` as a string: a coarse filter, the exact match is
+ * made on the decoded value. Numbers are digits (with an optional +), so the pattern has no wildcard in it.
+ */
+export function jsonStringPattern(msisdn: string): string {
+  if (!/^\+?\d{3,20}$/.test(msisdn)) throw new RangeError('a phone number is digits, with an optional +');
+  return `%${JSON.stringify(msisdn)}%`;
+}

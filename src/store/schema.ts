@@ -34,6 +34,8 @@ export interface OutboxTable {
   next_poll_at: number | null;
   cancelled_at: number | null;
   cancelled_by: string | null;
+  /** When texts or numbers were taken out (retention purge, `/sms forget`); null while all are kept. */
+  redacted_at: number | null;
 }
 
 export interface InboundMessagesTable {

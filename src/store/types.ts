@@ -83,6 +83,16 @@ export interface OutboxRow {
   delivery: DeliveryProgress;
   cancelledAt: Date | null;
   cancelledBy: string | null;
+  /** When texts or numbers were taken out (retention purge, `/sms forget`); null while all are kept. */
+  redactedAt: Date | null;
+}
+
+/** What `forgetNumber` took out of the outbox. */
+export interface ForgottenSends {
+  /** Sends that had the number among their recipients. */
+  sends: number;
+  /** Of those, sends to that number alone, whose text went too. */
+  texts: number;
 }
 
 export interface ProgressUpdate {
@@ -122,6 +132,17 @@ export interface OutboxRepo {
   recordProgress(id: number, progress: ProgressUpdate): Promise<boolean>;
   recent(limit: number): Promise<OutboxRow[]>;
   sentSince(since: Date): Promise<OutboxRow[]>;
+  /**
+   * Retention: empties the text, the recipients and any personalised envelopes of every send created
+   * before `before` that is no longer in flight (pending, or submitted and not final, keep theirs).
+   * Recipient counts, segments, cost, states, ids and delivery figures stay. Returns how many changed.
+   */
+  purgeContentBefore(before: Date, at?: Date): Promise<number>;
+  /**
+   * Takes one number out of every send: out of its recipients and personalised envelopes, and the text
+   * of a send that went to that number alone. Recipient counts stay.
+   */
+  forgetNumber(msisdn: string, at?: Date): Promise<ForgottenSends>;
 }
 
 // ---- inbound ----
@@ -164,6 +185,10 @@ export interface InboundRepo {
   findThread(channel: string, msisdn: string, since: Date): Promise<string | undefined>;
   saveThread(channel: string, msisdn: string, threadTs: string, at: Date): Promise<void>;
   recent(limit: number): Promise<InboundRow[]>;
+  /** Retention: forgets conversation threads (number → Slack thread) last active before `before`. */
+  purgeThreadsBefore(before: Date): Promise<number>;
+  /** Forgets every conversation thread of this number, in every channel; returns how many. */
+  forgetNumber(msisdn: string): Promise<number>;
 }
 
 // ---- subscriptions ----
@@ -183,6 +208,7 @@ export interface SubscriptionMeta {
   createdBy: string;
   createdAt: Date;
   alertState: string | null;
+  /** Low-balance alerts: when the alert was last posted. */
   alertedAt: Date | null;
 }
 
@@ -203,8 +229,9 @@ export interface SubscriptionsRepo {
   listByKind<K extends SubscriptionKind>(
     kind: K,
   ): Promise<Array<SubscriptionMeta & Extract<SubscriptionSpec, { kind: K }>>>;
-  /** Moves the alert state from `from` to `to`; true for the one caller that made the move. */
-  setAlertState(id: number, change: { from: string | null; to: string; at: Date }): Promise<boolean>;
+  /** Moves the alert state from `from` to `to` and sets alertedAt to `at`; true for the one caller that
+   *  made the move. */
+  setAlertState(id: number, change: { from: string | null; to: string; at: Date | null }): Promise<boolean>;
 }
 
 // ---- job runs ----
@@ -324,7 +351,10 @@ export interface NamedRepo<T, C> {
   delete(name: string): Promise<boolean>;
 }
 
-export type RecipientListsRepo = NamedRepo<RecipientList, { members: string[] }>;
+export type RecipientListsRepo = NamedRepo<RecipientList, { members: string[] }> & {
+  /** Takes this number out of every saved list (a list may end up empty); the names of the lists changed. */
+  removeMember(msisdn: string, at?: Date): Promise<string[]>;
+};
 export type TemplatesRepo = NamedRepo<Template, { content: string }>;
 
 // ---- drafts ----
@@ -348,6 +378,10 @@ export interface DraftsRepo {
   delete(key: string): Promise<boolean>;
   /** Forgets drafts expired at `now`; returns how many. */
   pruneExpired(now: Date): Promise<number>;
+  /** Retention: forgets drafts created before `before`, expired or not; returns how many. */
+  purgeCreatedBefore(before: Date): Promise<number>;
+  /** Forgets every draft that holds this number; returns how many. */
+  forgetNumber(msisdn: string): Promise<number>;
 }
 
 // ---- the store ----

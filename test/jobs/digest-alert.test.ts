@@ -16,13 +16,16 @@ beforeEach(async () => {
 });
 afterEach(() => close());
 
-function checker() {
+const MINUTE = 60_000;
+const T0 = new Date('2026-11-20T06:00:00Z');
+
+function checker(minIntervalSeconds?: number) {
   return new LowBalanceChecker({
     gateway,
     store,
     poster,
     logger: silentLogger,
-    settings: { reportTimeZone: 'UTC', simulated: false },
+    settings: { reportTimeZone: 'UTC', simulated: false, minIntervalSeconds },
   });
 }
 
@@ -63,9 +66,10 @@ describe('LowBalanceChecker: hysteresis', () => {
       [99, undefined],
     ];
     const seen: Array<string | undefined> = [];
-    for (const [usable] of sequence) {
+    // Checks 15 minutes apart: never closer than the minimum interval between two posts.
+    for (const [i, [usable]] of sequence.entries()) {
       gateway.setUsable(usable);
-      const posted = await c.check(new Date());
+      const posted = await c.check(new Date(T0.getTime() + i * 15 * MINUTE));
       seen.push(posted[0]?.change);
     }
     expect(seen).toEqual(sequence.map(([, change]) => change));
@@ -75,6 +79,36 @@ describe('LowBalanceChecker: hysteresis', () => {
       channel: 'C0ALERTS',
       alert: { threshold: 100, balance: { usable: 90 } },
     });
+  });
+
+  it('a balance crossing its threshold back and forth posts at most once every DIGEST_MIN_INTERVAL_SECONDS', async () => {
+    await store.subscriptions.add('C0ALERTS', { kind: 'low_balance', threshold: 100 }, 'U0ADMIN');
+    const c = checker(900);
+    const posted: Array<[number, string]> = [];
+    // Every minute for 40 minutes the credit flips from below to above the threshold and back.
+    for (let minute = 0; minute <= 40; minute++) {
+      gateway.setUsable(minute % 2 === 0 ? 50 : 150);
+      for (const p of await c.check(new Date(T0.getTime() + minute * MINUTE)))
+        posted.push([minute, p.change]);
+    }
+    // The first post at once; each later one waits until 15 minutes have passed since the one before,
+    // and then says what is true at that check.
+    expect(posted).toEqual([
+      [0, 'below'],
+      [15, 'recovered'],
+      [30, 'below'],
+    ]);
+    expect(poster.posts).toHaveLength(3);
+  });
+
+  it('a lower DIGEST_MIN_INTERVAL_SECONDS lets alerts come closer together', async () => {
+    await store.subscriptions.add('C0ALERTS', { kind: 'low_balance', threshold: 100 }, 'U0ADMIN');
+    const c = checker(60);
+    for (let minute = 0; minute <= 3; minute++) {
+      gateway.setUsable(minute % 2 === 0 ? 50 : 150);
+      await c.check(new Date(T0.getTime() + minute * MINUTE));
+    }
+    expect(poster.posts.map((p) => p.alert?.change)).toEqual(['below', 'recovered', 'below', 'recovered']);
   });
 
   it('an alert set while credit is already low is posted at the first check', async () => {

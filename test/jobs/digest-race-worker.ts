@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     store,
     poster,
     logger: silentLogger,
-    settings: { reportTimeZone: 'UTC', simulated: true, instanceId: instanceId! },
+    // Every minute, as tests may: DIGEST_MIN_INTERVAL_SECONDS lowered to match.
+    settings: { reportTimeZone: 'UTC', simulated: true, instanceId: instanceId!, minIntervalSeconds: 60 },
   });
   await send({ type: 'booted' });
   await go;

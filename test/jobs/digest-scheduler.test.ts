@@ -6,6 +6,7 @@ import type { BalanceDigest, SurveysDigest } from '../../src/jobs/digest-types.j
 import { silentLogger } from '../../src/log.js';
 import type { DigestKind, Store } from '../../src/store/index.js';
 import { FakeGateway, RecordingPoster, tempStore, twelveMonths } from './digest-fakes.js';
+import { capturingLogger } from './inbound-support.js';
 
 const HOUR = 3_600_000;
 const T0 = new Date('2026-11-20T06:00:00Z'); // 09:00 in Istanbul, a Friday
@@ -183,6 +184,78 @@ describe('DigestScheduler', () => {
     const sub = await subscribe('balance');
     await store.subscriptions.remove(sub.id);
     expect(await scheduler().tick(new Date(T0.getTime() + 1_000))).toEqual([]);
+  });
+});
+
+describe('a schedule stored faster than DIGEST_MIN_INTERVAL_SECONDS (by an older version)', () => {
+  it('is reported at start and runs at most every 15 minutes, on the scheduler clock', async () => {
+    // What an older version accepted from `/sms subscribe digest stats cron "* * * * * *"`, stored as it did.
+    const sub = await subscribe('stats', '* * * * * *', new Date(T0.getTime() - HOUR));
+    const { logger, lines } = capturingLogger();
+    let now = new Date(T0.getTime() + 1_000);
+    const s = new DigestScheduler({
+      gateway,
+      store,
+      poster,
+      logger,
+      now: () => now,
+      settings: {
+        reportTimeZone: 'Europe/Istanbul',
+        simulated: true,
+        instanceId: 'a',
+        minIntervalSeconds: 900,
+      },
+    });
+    // A tick every minute for 45 minutes: the stored schedule alone would have posted at each one.
+    for (let t = T0.getTime() + 1_000; t <= T0.getTime() + 45 * 60_000 + 1_000; t += 60_000) {
+      now = new Date(t);
+      await s.tick(now);
+    }
+    expect(poster.posts.map((p) => p.framing.nextRun?.toISOString())).toEqual([
+      '2026-11-20T06:15:00.000Z',
+      '2026-11-20T06:30:00.000Z',
+      '2026-11-20T06:45:00.000Z',
+      '2026-11-20T07:00:00.000Z',
+    ]);
+    const slots = (await store.jobRuns.runs(digestJob(sub.id), 100)).map((r) => r.slot).sort();
+    expect(slots).toEqual([
+      '2026-11-20T06:00:00.000Z',
+      '2026-11-20T06:15:00.000Z',
+      '2026-11-20T06:30:00.000Z',
+      '2026-11-20T06:45:00.000Z',
+    ]);
+    expect(poster.posts[0]!.framing.schedule).toBe('cron "* * * * * *", slowed to at most every 15 minutes');
+    const reports = lines.filter((l) => l.level === 'warn');
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ subscriptionId: sub.id, channel: 'C0DIGEST', cron: '* * * * * *' });
+    expect(reports[0]!.msg).toBe(
+      'digest schedule cron "* * * * * *" would run 1 second apart, faster than DIGEST_MIN_INTERVAL_SECONDS allows: it runs at most every 15 minutes (unsubscribe and subscribe again with a slower schedule to change it)',
+    );
+  });
+
+  it('twice a minute apart (0,1 9 * * *): the second run moves to the end of its 15 minutes', async () => {
+    await subscribe('balance', '0,1 9 * * *');
+    const s = new DigestScheduler({
+      gateway,
+      store,
+      poster,
+      logger: silentLogger,
+      settings: { reportTimeZone: 'Europe/Istanbul', simulated: true, instanceId: 'a' },
+    });
+    for (let t = T0.getTime(); t <= T0.getTime() + 30 * 60_000; t += 30_000) await s.tick(new Date(t));
+    // 09:00 and 09:15 Istanbul time: never closer than the 900-second default.
+    expect(poster.posts.map((p) => p.report?.at.toISOString())).toEqual([
+      '2026-11-20T06:00:00.000Z',
+      '2026-11-20T06:15:00.000Z',
+    ]);
+  });
+
+  it('a schedule at the minimum runs as written', async () => {
+    await subscribe('balance', '*/15 * * * *');
+    const s = scheduler();
+    for (let t = T0.getTime(); t <= T0.getTime() + 30 * 60_000; t += 60_000) await s.tick(new Date(t));
+    expect(poster.posts).toHaveLength(3);
+    expect(poster.posts[0]!.framing.schedule).toBe('cron "*/15 * * * *"');
   });
 });
 

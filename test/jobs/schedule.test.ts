@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DigestScheduler, digestJob } from '../../src/jobs/digest-scheduler.js';
 import { compileSchedule, InvalidScheduleError } from '../../src/jobs/schedule.js';
 import { describeCron, parseScheduleWords } from '../../src/jobs/schedule-forms.js';
+import { atMostEvery, describeInterval } from '../../src/jobs/schedule-interval.js';
 import { silentLogger } from '../../src/log.js';
 import type { Store } from '../../src/store/index.js';
 import { FakeGateway, RecordingPoster, tempStore } from './digest-fakes.js';
@@ -162,6 +163,61 @@ describe('slots from a cron expression and a zone', () => {
       const ny = compileSchedule('30 1 * * *', 'America/New_York');
       expect(iso(ny.latestAtOrBefore(new Date('2026-11-01T06:45:00Z')))).toBe('2026-11-01T05:30:00.000Z');
     });
+  });
+});
+
+describe('the shortest time between two runs of a schedule', () => {
+  const FROM = new Date('2026-01-01T00:00:00Z');
+  const gap = (cron: string, zone = 'UTC') => {
+    const ms = compileSchedule(cron, zone).shortestGapMs(FROM);
+    return ms === undefined ? undefined : describeInterval(ms);
+  };
+
+  it.each([
+    ['* * * * * *', '1 second'],
+    ['*/20 * * * * *', '20 seconds'],
+    ['0,30 * * * * *', '30 seconds'],
+    ['0 * * * * *', '1 minute'],
+    ['* * * * *', '1 minute'],
+    ['*/5 * * * *', '5 minutes'],
+    // A list: two runs a minute apart, however rare the pair.
+    ['0,1 9 * * *', '1 minute'],
+    ['0 9,10 * * 1', '1 hour'],
+    // A step that does not divide the hour: 56 past, then on the hour.
+    ['*/14 * * * *', '4 minutes'],
+    // A range of hours: the last run of one day and the first of the next are 16 hours apart.
+    ['0 9-17 * * *', '1 hour'],
+    ['0 23 * * *', '1 day'],
+    ['30 8 * * 1-5', '1 day'],
+    ['0 9 * * 1', '7 days'],
+    ['0 18 L * *', '28 days'],
+    ['0 9 1 1,7 *', '181 days'],
+  ])('%s: %s apart at the closest', (cron, expected) => {
+    expect(gap(cron)).toBe(expected);
+  });
+
+  it('counts real time across daylight saving, in the zone', () => {
+    // 01:59 and 03:00 are a minute apart on 29 March 2026 in Berlin, 61 minutes apart on every other day.
+    expect(gap('0,59 1,3 * * *', 'Europe/Berlin')).toBe('1 minute');
+    expect(gap('0,59 1,3 * * *', 'UTC')).toBe('59 minutes');
+    expect(gap('59 1 * * *', 'Europe/Berlin')).toBe('23 hours');
+    expect(gap('0 9 * * *', 'Europe/Berlin')).toBe('23 hours');
+    expect(gap('0 9 * * *', 'Europe/Istanbul')).toBe('1 day');
+  });
+
+  it('is undefined for a schedule that runs at most once in four years', () => {
+    expect(compileSchedule('0 9 29 2 *', 'UTC').shortestGapMs(new Date('2028-03-01T00:00:00Z'))).toBe(
+      undefined,
+    );
+  });
+
+  it('a slowed schedule runs at the end of each 15-minute window that held a run, never early', () => {
+    const slowed = atMostEvery(compileSchedule('0,1 9 * * *', 'UTC'), 15 * 60_000);
+    expect(iso(slowed.nextAfter(new Date('2026-11-20T08:50:00Z')))).toBe('2026-11-20T09:00:00.000Z');
+    expect(iso(slowed.nextAfter(new Date('2026-11-20T09:00:00Z')))).toBe('2026-11-20T09:15:00.000Z');
+    expect(iso(slowed.nextAfter(new Date('2026-11-20T09:15:00Z')))).toBe('2026-11-21T09:00:00.000Z');
+    expect(iso(slowed.latestAtOrBefore(new Date('2026-11-20T09:14:59Z')))).toBe('2026-11-20T09:00:00.000Z');
+    expect(iso(slowed.latestAtOrBefore(new Date('2026-11-20T12:00:00Z')))).toBe('2026-11-20T09:15:00.000Z');
   });
 });
 

@@ -27,7 +27,8 @@ function scheduler(poster: SlackDigestPoster, instanceId = 'e2e') {
     store: h.store,
     poster,
     logger: silentLogger,
-    settings: { reportTimeZone: 'Europe/Istanbul', simulated: true, instanceId },
+    // The schedules below run every minute or second: DIGEST_MIN_INTERVAL_SECONDS lowered, as tests may.
+    settings: { reportTimeZone: 'Europe/Istanbul', simulated: true, instanceId, minIntervalSeconds: 1 },
   });
 }
 
@@ -71,6 +72,34 @@ describe('/sms subscribe digest, subscriptions, unsubscribe', () => {
     await h.ephemeral(users.admin, /not a cron expression I can use.*5 fields/);
   });
 
+  it('refuses a schedule that would run more often than DIGEST_MIN_INTERVAL_SECONDS, saying how often and the minimum', async () => {
+    const before = await h.store.audit.recent(1000);
+    await h.sms('subscribe digest stats cron "* * * * * *"', users.admin, channels.alerts);
+    const everySecond = ephemeralText(await h.ephemeral(users.admin, /would run 1 second apart/));
+    expect(everySecond).toContain(
+      'cron "* * * * * *" would run 1 second apart at its closest, but digests run at most once every 15 minutes (DIGEST_MIN_INTERVAL_SECONDS=900)',
+    );
+    expect(everySecond).toMatch(/Schedules: `daily 09:00`/);
+    // Twice a day, but a minute apart: the closest two runs count, not how many there are.
+    await h.sms('subscribe digest balance cron "0,1 9 * * *"', users.admin, channels.alerts);
+    await h.ephemeral(users.admin, /cron "0,1 9 \* \* \*" would run 1 minute apart at its closest/);
+    await h.sms('subscribe digest balance cron "*/5 * * * *"', users.admin, channels.alerts);
+    await h.ephemeral(
+      users.admin,
+      /would run 5 minutes apart at its closest, but digests run at most once every 15 minutes/,
+    );
+    // Nothing was stored, announced or audited.
+    expect(await h.store.subscriptions.listByChannel(channels.alerts)).toEqual([]);
+    expect(await h.store.audit.recent(1000)).toHaveLength(before.length);
+    // Every 15 minutes is allowed.
+    const after = h.fake.state.journal.seq;
+    await h.sms('subscribe digest balance cron "*/15 * * * *"', users.admin, channels.alerts);
+    await posted(/subscribed this channel to the balance digest/, after, channels.alerts);
+    const added = await h.store.subscriptions.listByChannel(channels.alerts);
+    expect(added).toEqual([expect.objectContaining({ kind: 'digest', cron: '*/15 * * * *' })]);
+    for (const sub of added) await h.store.subscriptions.remove(sub.id);
+  });
+
   it('is for admins only', async () => {
     await h.sms('subscribe digest balance daily 09:00', users.alice);
     await h.ephemeral(users.alice, /You need the \*admin\* role/);
@@ -102,7 +131,7 @@ describe('/sms digest (preview)', () => {
     expect(text).toContain(
       new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(balance.usable),
     );
-    expect(text).toMatch(/Spent in the last 24 hours/);
+    expect(text).toMatch(/Spent today \(since 00:00 Europe\/Istanbul\)/);
     expect(text).toMatch(/credit lasts|Nothing was spent/);
     expect(checkBlocks(e.blocks, 'message', '/blocks')).toEqual([]);
   });

@@ -74,7 +74,7 @@ describe('balance digest', () => {
       '900.00',
       '100.00',
       '−200.00',
-      '40.00',
+      'Spent today (since 00:00 Europe/Istanbul) *10.00*',
       '80.00',
       '180.00',
       'about 88 days',

@@ -368,6 +368,14 @@ export function storeContract(backend: Backend): void {
         alertState: 'ok',
         alertedAt: at(3),
       });
+      // An alert armed without a post keeps no time.
+      expect(
+        await store.subscriptions.setAlertState(subscription.id, { from: 'ok', to: 'armed', at: null }),
+      ).toBe(true);
+      expect(await store.subscriptions.get(subscription.id)).toMatchObject({
+        alertState: 'armed',
+        alertedAt: null,
+      });
     });
   });
 
@@ -553,6 +561,170 @@ export function storeContract(backend: Backend): void {
       expect(await store.templates.list()).toHaveLength(1);
       expect(await store.templates.delete('hi')).toBe(true);
       expect(await store.templates.list()).toEqual([]);
+    });
+  });
+
+  describe('personal data: retention and forgetting a number', () => {
+    const DAY = 86_400;
+    const A = '905321234567';
+    const B = '905331234567';
+    const C = '905341234567';
+
+    it('purges texts, recipients and envelopes of old finished sends, keeping counts, ids and figures', async () => {
+      const old = { at: T0 };
+      const delivered = (
+        await store.outbox.createPending(intent('delivered', { ...old, recipients: [A, B] }))
+      ).row;
+      await store.outbox.markSubmitted(delivered.id, '9007199254740993', { at: at(1) });
+      await store.outbox.recordProgress(delivered.id, {
+        delivered: 1,
+        undelivered: 1,
+        count: 2,
+        state: 'Delivered',
+        final: true,
+        nextPollAt: null,
+        lastPolledAt: at(60),
+      });
+      const personalised = (
+        await store.outbox.createPending(
+          intent('personalised', {
+            ...old,
+            recipients: [A, C],
+            payload: {
+              mode: 'personalised',
+              validityMinutes: 1440,
+              envelopes: [
+                { to: A, message: 'Hi Ayşe' },
+                { to: C, message: 'Hi Cem' },
+              ],
+            },
+          }),
+        )
+      ).row;
+      await store.outbox.markFailed(personalised.id, 'gateway said no', at(2));
+      const unknown = (await store.outbox.createPending(intent('unknown', old))).row;
+      await store.outbox.markUnknown(unknown.id, 'timeout', at(2));
+      // Still in flight, however old: a pending send and one submitted whose delivery is not final.
+      const pending = (await store.outbox.createPending(intent('pending', old))).row;
+      const running = (await store.outbox.createPending(intent('running', old))).row;
+      await store.outbox.markSubmitted(running.id, '11', { at: at(1) });
+      const recent = (await store.outbox.createPending(intent('recent', { at: at(200 * DAY) }))).row;
+      await store.outbox.markFailed(recent.id, 'x', at(200 * DAY));
+
+      const purgedAt = at(300 * DAY);
+      expect(await store.outbox.purgeContentBefore(at(100 * DAY), purgedAt)).toBe(3);
+      const d = await store.outbox.get(delivered.id);
+      expect(d).toMatchObject({
+        text: '',
+        recipients: [],
+        recipientCount: 2,
+        segments: 1,
+        estimatedCost: 0.075,
+        state: 'submitted',
+        messageId: '9007199254740993',
+        redactedAt: purgedAt,
+        delivery: { delivered: 1, undelivered: 1, count: 2, state: 'Delivered', final: true },
+      });
+      const p = await store.outbox.get(personalised.id);
+      expect(p).toMatchObject({ text: '', recipients: [], recipientCount: 2, reason: 'gateway said no' });
+      expect(p?.payload).toEqual({ mode: 'personalised', validityMinutes: 1440 });
+      expect(await store.outbox.get(unknown.id)).toMatchObject({ text: '', recipients: [] });
+      for (const kept of [pending, running, recent]) {
+        expect(await store.outbox.get(kept.id)).toMatchObject({
+          text: 'Hello ✓',
+          recipients: ['+4915112345678', '+4915187654321'],
+          redactedAt: null,
+        });
+      }
+      // Once purged, nothing is left to purge; a MessageId still finds its send.
+      expect(await store.outbox.purgeContentBefore(at(100 * DAY), purgedAt)).toBe(0);
+      expect((await store.outbox.getByMessageId('9007199254740993'))?.id).toBe(delivered.id);
+      expect((await store.outbox.sentSince(T0)).map((r) => r.recipientCount)).toEqual([2, 2, 2, 2, 2, 2]);
+    });
+
+    it('purges in rounds when there are many old sends', async () => {
+      for (let i = 0; i < 210; i++) {
+        const { row } = await store.outbox.createPending(intent(`bulk${i}`, { at: T0 }));
+        await store.outbox.markFailed(row.id, 'x', at(1));
+      }
+      expect(await store.outbox.purgeContentBefore(at(DAY))).toBe(210);
+      expect((await store.outbox.recent(500)).every((r) => r.text === '' && r.recipientCount === 2)).toBe(
+        true,
+      );
+    });
+
+    it('forgets one number in every send: recipients, envelopes, and the text of a send to it alone', async () => {
+      const many = (await store.outbox.createPending(intent('many', { recipients: [A, B] }))).row;
+      const alone = (await store.outbox.createPending(intent('alone', { recipients: [A] }))).row;
+      const personalised = (
+        await store.outbox.createPending(
+          intent('personalised', {
+            recipients: [B, A],
+            text: 'Hi {{name}}',
+            payload: {
+              mode: 'personalised',
+              envelopes: [
+                { to: B, message: 'Hi Bora' },
+                { to: A, message: 'Hi Ayşe' },
+              ],
+            },
+          }),
+        )
+      ).row;
+      const other = (await store.outbox.createPending(intent('other', { recipients: [C] }))).row;
+
+      expect(await store.outbox.forgetNumber(A, at(5))).toEqual({ sends: 3, texts: 1 });
+      expect(await store.outbox.get(many.id)).toMatchObject({
+        recipients: [B],
+        recipientCount: 2,
+        text: 'Hello ✓',
+        redactedAt: at(5),
+      });
+      expect(await store.outbox.get(alone.id)).toMatchObject({ recipients: [], recipientCount: 1, text: '' });
+      const p = await store.outbox.get(personalised.id);
+      expect(p).toMatchObject({ recipients: [B], text: 'Hi {{name}}' });
+      expect(p?.payload).toEqual({ mode: 'personalised', envelopes: [{ to: B, message: 'Hi Bora' }] });
+      expect(await store.outbox.get(other.id)).toMatchObject({ recipients: [C], redactedAt: null });
+      // Nothing of it is left: again changes nothing.
+      expect(await store.outbox.forgetNumber(A)).toEqual({ sends: 0, texts: 0 });
+      await expect(store.outbox.forgetNumber("1' or '1'='1")).rejects.toThrow(RangeError);
+    });
+
+    it('forgets conversation threads by age and by number', async () => {
+      await store.inbound.saveThread('C1', A, '1.1', at(10));
+      await store.inbound.saveThread('C2', A, '2.2', at(10 * DAY));
+      await store.inbound.saveThread('C1', B, '3.3', at(1));
+      expect(await store.inbound.purgeThreadsBefore(at(DAY))).toBe(2);
+      expect(await store.inbound.findThread('C1', A, T0)).toBeUndefined();
+      expect(await store.inbound.findThread('C2', A, T0)).toBe('2.2');
+      await store.inbound.saveThread('C3', A, '4.4', at(10 * DAY));
+      expect(await store.inbound.forgetNumber(A)).toBe(2);
+      expect(await store.inbound.findThread('C2', A, T0)).toBeUndefined();
+      expect(await store.inbound.forgetNumber(A)).toBe(0);
+    });
+
+    it('forgets drafts by age and the drafts that hold a number', async () => {
+      const future = new Date(Date.now() + 3_600_000);
+      await store.drafts.put('d1', 'U1', { draft: { recipients: [A, B], text: 'x' } }, future);
+      await store.drafts.put('d2', 'U1', { draft: { recipients: [B], text: A } }, future);
+      await store.drafts.put('d3', 'U1', { draft: { recipients: [`${A}9`] } }, future);
+      expect(await store.drafts.forgetNumber(A)).toBe(2);
+      expect(await store.drafts.get('d1', new Date())).toBeUndefined();
+      expect(await store.drafts.get('d3', new Date())).toBeDefined();
+      expect(await store.drafts.purgeCreatedBefore(new Date(Date.now() - 3_600_000))).toBe(0);
+      expect(await store.drafts.purgeCreatedBefore(new Date(Date.now() + 1_000))).toBe(1);
+      expect(await store.drafts.get('d3', new Date())).toBeUndefined();
+    });
+
+    it('takes a number out of every saved list, leaving the other members', async () => {
+      await store.recipientLists.create({ name: 'team', owner: 'U1', members: [A, B] });
+      await store.recipientLists.create({ name: 'solo', owner: 'U1', members: [A] });
+      await store.recipientLists.create({ name: 'others', owner: 'U1', members: [B, `${A}9`] });
+      expect(await store.recipientLists.removeMember(A, at(9))).toEqual(['solo', 'team']);
+      expect(await store.recipientLists.get('team')).toMatchObject({ members: [B], updatedAt: at(9) });
+      expect((await store.recipientLists.get('solo'))?.members).toEqual([]);
+      expect((await store.recipientLists.get('others'))?.members).toEqual([B, `${A}9`]);
+      expect(await store.recipientLists.removeMember(A)).toEqual([]);
     });
   });
 }

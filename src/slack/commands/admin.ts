@@ -1,5 +1,6 @@
 import {
   type InvalidRecipient,
+  maskNumber,
   normaliseNumber,
   parseRecipients,
   templatePlaceholders,
@@ -16,6 +17,7 @@ import {
   ROLE_ABILITIES,
   ROLES,
 } from '../ui/admin-common.js';
+import { forgottenMessage } from '../ui/admin-forget.js';
 import {
   listCreatedMessage,
   listDeletedMessage,
@@ -167,7 +169,7 @@ export async function optoutCommand(ctx: CommandContext): Promise<void> {
 }
 
 async function optOutAdd(ctx: CommandContext, typed: string): Promise<void> {
-  const msisdn = parseNumber(ctx, typed);
+  const msisdn = parseNumber(ctx, typed, 'optout');
   const { store } = ctx.deps;
   const now = ctx.deps.now();
   if (!(await store.optOuts.add(msisdn, { source: 'manual', by: ctx.userId, at: now }))) {
@@ -186,7 +188,7 @@ async function optOutAdd(ctx: CommandContext, typed: string): Promise<void> {
 }
 
 async function optOutRemove(ctx: CommandContext, typed: string): Promise<void> {
-  const msisdn = parseNumber(ctx, typed);
+  const msisdn = parseNumber(ctx, typed, 'optout');
   const { store } = ctx.deps;
   // Read first: the reply warns when the person had texted STOP, and the audit keeps how they opted out.
   const entry = (await store.optOuts.list()).find((e) => e.msisdn === msisdn);
@@ -208,6 +210,37 @@ async function optOutList(ctx: CommandContext, rest: string): Promise<void> {
   const all = await ctx.deps.store.optOuts.list();
   const page = parsePage(rest, all.length, OPT_OUTS_PER_PAGE, '/sms optout list');
   await reply(ctx, optOutListMessage(pageOf(all, page, OPT_OUTS_PER_PAGE), ctx.deps.settings.reportTimeZone));
+}
+
+// ---- forget ----
+
+/**
+ * `/sms forget <number>` (admin): a person asked to be forgotten (KVKK, GDPR). The number goes from every
+ * send (recipients, personalised envelopes, and the text of a send to it alone), its inbound conversation
+ * threads, the drafts awaiting confirmation and the saved lists. Its opt-out stays: forgetting someone must
+ * not start texting them again. The audit entry names the number by its last digits only.
+ */
+export async function forgetCommand(ctx: CommandContext): Promise<void> {
+  const msisdn = parseNumber(ctx, fromSlack(ctx.rest).trim(), 'forget');
+  const { store } = ctx.deps;
+  const now = ctx.deps.now();
+  const sends = await store.outbox.forgetNumber(msisdn, now);
+  const threads = await store.inbound.forgetNumber(msisdn);
+  const drafts = await store.drafts.forgetNumber(msisdn);
+  const lists = await store.recipientLists.removeMember(msisdn, now);
+  const optedOut = await store.optOuts.has(msisdn);
+  await store.audit.append({
+    actor: ctx.userId,
+    action: 'forget',
+    target: maskNumber(msisdn),
+    details: { sends: sends.sends, texts: sends.texts, threads, drafts, lists: lists.length, optedOut },
+    at: now,
+  });
+  ctx.deps.logger.info(
+    { user: ctx.userId, sends: sends.sends, threads, drafts, lists: lists.length },
+    'a number was forgotten on request',
+  );
+  await reply(ctx, forgottenMessage(msisdn, { ...sends, threads, drafts, lists, optedOut }));
 }
 
 // ---- lists ----
@@ -406,6 +439,7 @@ export const ADMIN_HANDLERS = {
   optout: optoutCommand,
   lists: listsCommand,
   templates: templatesCommand,
+  forget: forgetCommand,
 } satisfies SubcommandHandlers;
 
 // ---- shared parsing ----
@@ -490,8 +524,8 @@ export function splitWords(text: string, count: number): { words: string[]; rest
   return { words, rest: text.slice(index).trim() };
 }
 
-function parseNumber(ctx: CommandContext, typed: string): string {
-  if (!typed) throw usageError('optout', 'Which number?');
+function parseNumber(ctx: CommandContext, typed: string, subcommand: 'optout' | 'forget'): string {
+  if (!typed) throw usageError(subcommand, 'Which number?');
   const result = normaliseNumber(typed, ctx.deps.settings.defaultCountry);
   if (result.ok) return result.msisdn;
   throw new UserInputError(

@@ -192,6 +192,14 @@ export const SUBCOMMANDS = [
     group: 'Administration',
   },
   {
+    name: 'forget',
+    usage: 'forget <number>',
+    summary: 'erase a number from stored sends, threads and lists (KVKK, GDPR); its opt-out stays',
+    example: '/sms forget 0532 123 45 67',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
     name: 'help',
     usage: 'help',
     summary: 'this list',

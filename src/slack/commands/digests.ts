@@ -3,8 +3,14 @@ import { DEFAULT_DIGEST_CREATOR } from '../../jobs/digest-defaults.js';
 import { memoGateway } from '../../jobs/digest-gateway-memo.js';
 import { readMemory } from '../../jobs/digest-memory.js';
 import { DIGEST_KINDS } from '../../jobs/digest-types.js';
-import { compileSchedule, InvalidScheduleError, type Schedule } from '../../jobs/schedule.js';
+import { compileSchedule, InvalidScheduleError } from '../../jobs/schedule.js';
 import { describeCron, parseScheduleWords, SCHEDULE_EXAMPLES } from '../../jobs/schedule-forms.js';
+import {
+  DEFAULT_MIN_INTERVAL_SECONDS,
+  describeEffective,
+  effectiveSchedule,
+  requireMinInterval,
+} from '../../jobs/schedule-interval.js';
 import type { DigestKind, Subscription } from '../../store/index.js';
 import { UserInputError, userMessageFor } from '../errors.js';
 import { denialText, satisfies } from '../permissions.js';
@@ -53,16 +59,21 @@ async function requireAdmin(ctx: CommandContext): Promise<boolean> {
   return false;
 }
 
-function scheduleOf(sub: DigestSub): Schedule | undefined {
+function minimumSeconds(ctx: CommandContext): number {
+  return ctx.deps.settings.digestMinIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS;
+}
+
+/** As the scheduler runs it: a schedule an older version stored too fast comes slowed to the minimum. */
+function scheduleOf(ctx: CommandContext, sub: DigestSub, now: Date) {
   try {
-    return compileSchedule(sub.cron, sub.timezone);
+    return effectiveSchedule(sub.cron, sub.timezone, minimumSeconds(ctx), now);
   } catch {
     return undefined;
   }
 }
 
-function nextRunOf(sub: Subscription, now: Date): Date | undefined {
-  return sub.kind === 'digest' ? scheduleOf(sub)?.nextAfter(now) : undefined;
+function nextRunOf(ctx: CommandContext, sub: Subscription, now: Date): Date | undefined {
+  return sub.kind === 'digest' ? scheduleOf(ctx, sub, now)?.schedule.nextAfter(now) : undefined;
 }
 
 async function channelDigests(ctx: CommandContext): Promise<DigestSub[]> {
@@ -79,6 +90,7 @@ export async function subscribeDigest(ctx: CommandContext): Promise<void> {
   let schedule: ReturnType<typeof parseScheduleWords>;
   try {
     schedule = parseScheduleWords(rest, timeZone);
+    requireMinInterval(compileSchedule(schedule.cron, timeZone), minimumSeconds(ctx), ctx.deps.now());
   } catch (error) {
     if (!(error instanceof InvalidScheduleError)) throw error;
     throw new UserInputError(
@@ -164,7 +176,7 @@ export async function subscriptionsCommand(ctx: CommandContext): Promise<void> {
   const message = subscriptionsMessage(subs, {
     timeZone: ctx.deps.settings.reportTimeZone,
     simulated: ctx.deps.settings.simulated,
-    nextRun: (sub) => nextRunOf(sub, now),
+    nextRun: (sub) => nextRunOf(ctx, sub, now),
   });
   await ctx.respond({ response_type: 'ephemeral', ...message });
 }
@@ -186,7 +198,8 @@ export async function digestCommand(ctx: CommandContext): Promise<void> {
   const gateway = memoGateway(ctx.deps.gateway);
   for (const digest of kindsOf(kind)) {
     const sub = subs.find((s) => s.digest === digest);
-    const schedule = sub ? scheduleOf(sub) : undefined;
+    const effective = sub ? scheduleOf(ctx, sub, now) : undefined;
+    const schedule = effective?.schedule;
     try {
       const report = await buildDigest(gateway, {
         kind: digest,
@@ -199,7 +212,9 @@ export async function digestCommand(ctx: CommandContext): Promise<void> {
         timeZone,
         simulated: ctx.deps.settings.simulated,
         preview: true,
-        schedule: sub ? `this channel gets it ${describeCron(sub.cron)}` : undefined,
+        schedule: sub
+          ? `this channel gets it ${effective ? describeEffective(describeCron(sub.cron), effective, minimumSeconds(ctx)) : describeCron(sub.cron)}`
+          : undefined,
         nextRun: schedule?.nextAfter(now),
       });
       await ctx.respond({ response_type: 'ephemeral', ...message });

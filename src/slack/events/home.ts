@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { startOfDay } from 'date-fns';
 import { runwayOf, spendOf, spendWindow } from '../../digests/spend.js';
-import { compileSchedule } from '../../jobs/schedule.js';
+import { DEFAULT_MIN_INTERVAL_SECONDS, effectiveSchedule } from '../../jobs/schedule-interval.js';
 import type { Subscription } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
@@ -23,10 +23,10 @@ async function part<T>(work: () => Promise<T>): Promise<Part<T>> {
   }
 }
 
-function nextRun(sub: Subscription, now: Date): Date | undefined {
+function nextRun(sub: Subscription, now: Date, minimumSeconds: number): Date | undefined {
   if (sub.kind !== 'digest') return undefined;
   try {
-    return compileSchedule(sub.cron, sub.timezone).nextAfter(now);
+    return effectiveSchedule(sub.cron, sub.timezone, minimumSeconds, now).schedule.nextAfter(now);
   } catch {
     return undefined;
   }
@@ -79,7 +79,10 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
       const received = await gateway.receive({ range: inboxWindow(now) });
       return newestInbound(received, received.length);
     }),
-    part(async () => (await store.subscriptions.list()).map((sub) => ({ sub, next: nextRun(sub, now) }))),
+    part(async () => {
+      const minimum = deps.settings.digestMinIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS;
+      return (await store.subscriptions.list()).map((sub) => ({ sub, next: nextRun(sub, now, minimum) }));
+    }),
   ]);
   return { ...base, balance, today, openBatches, inbound, subscriptions };
 }

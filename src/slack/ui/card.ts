@@ -54,7 +54,11 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
     );
   }
   blocks.push(
-    section(`>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`),
+    section(
+      row.text === '' && row.redactedAt
+        ? ':wastebasket: _The text is no longer kept: personal data goes after the retention period, or on request._'
+        : `>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`,
+    ),
     context(
       `Sent ${formatTime(row.submittedAt ?? row.createdAt, options.reportTimeZone)}` +
         (row.delivery.lastPolledAt

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { fromMillis, toMillis } from '../codec.js';
+import { fromMillis, jsonStringPattern, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { DraftsTable } from '../schema.js';
 import type { Draft, DraftsRepo, JsonValue } from '../types.js';
@@ -69,5 +69,37 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
           .executeTakeFirst();
         return Number(result.numDeletedRows);
       }),
+
+    purgeCreatedBefore: (before) =>
+      ctx.run(async () => {
+        const result = await db
+          .deleteFrom('drafts')
+          .where('created_at', '<', toMillis(before))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
+
+    forgetNumber: (msisdn) =>
+      ctx.run(async () => {
+        // A draft is one send being confirmed: one that holds the number goes whole.
+        const pattern = jsonStringPattern(msisdn);
+        const candidates = await db
+          .selectFrom('drafts')
+          .select(['key', 'payload'])
+          .where('payload', 'like', pattern)
+          .execute();
+        const keys = candidates.filter((d) => holds(JSON.parse(d.payload), msisdn)).map((d) => d.key);
+        if (keys.length === 0) return 0;
+        const result = await db.deleteFrom('drafts').where('key', 'in', keys).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
   };
+}
+
+/** Whether `value` holds the string `wanted` anywhere inside it. */
+function holds(value: unknown, wanted: string): boolean {
+  if (value === wanted) return true;
+  if (Array.isArray(value)) return value.some((v) => holds(v, wanted));
+  if (value && typeof value === 'object') return Object.values(value).some((v) => holds(v, wanted));
+  return false;
 }

@@ -203,5 +203,20 @@ export function inboundRepo(ctx: RepoContext): InboundRepo {
           .execute();
         return rows.map(toRow);
       }),
+
+    purgeThreadsBefore: (before) =>
+      ctx.run(async () => {
+        const result = await db
+          .deleteFrom('inbound_threads')
+          .where('last_at', '<', toMillis(before))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
+
+    forgetNumber: (msisdn) =>
+      ctx.run(async () => {
+        const result = await db.deleteFrom('inbound_threads').where('msisdn', '=', msisdn).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
   };
 }

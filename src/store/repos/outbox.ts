@@ -4,6 +4,7 @@ import {
   fromMillis,
   fromMillisOrNull,
   gatewayIdText,
+  jsonStringPattern,
   newToken,
   toJson,
   toMillis,
@@ -47,7 +48,26 @@ function toRow(r: Row): OutboxRow {
     },
     cancelledAt: fromMillisOrNull(r.cancelled_at),
     cancelledBy: r.cancelled_by,
+    redactedAt: fromMillisOrNull(r.redacted_at),
   };
+}
+
+// Rows rewritten per round of a purge: each is its own UPDATE, and a round is retried as a whole.
+const PURGE_BATCH = 200;
+
+interface Envelope {
+  to?: unknown;
+}
+
+/** The payload without the personalised envelopes whose recipient `keep` refuses (all of them by default). */
+function payloadKeeping(payload: string | null, keep: (envelope: Envelope) => boolean = () => false) {
+  const value = fromJson<JsonValue>(payload);
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.envelopes)) {
+    return payload;
+  }
+  const envelopes = (value.envelopes as Envelope[]).filter(keep) as JsonValue[];
+  const { envelopes: _, ...rest } = value;
+  return JSON.stringify(envelopes.length > 0 ? { ...rest, envelopes } : rest);
 }
 
 export function outboxRepo(ctx: RepoContext): OutboxRepo {
@@ -112,6 +132,7 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
             next_poll_at: null,
             cancelled_at: null,
             cancelled_by: null,
+            redacted_at: null,
           })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
           .returningAll()
@@ -283,6 +304,73 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       ctx.run(async () => {
         const rows = await db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).execute();
         return rows.map(toRow);
+      }),
+
+    async purgeContentBefore(before, at = ctx.now()) {
+      const redactedAt = toMillis(at);
+      let changed = 0;
+      for (;;) {
+        const round = await ctx.run(async () => {
+          const rows = await db
+            .selectFrom('outbox')
+            .select(['id', 'payload'])
+            .where('created_at', '<', toMillis(before))
+            // In flight (pending, or submitted and not final) a send still needs what it holds.
+            .where((eb) => eb.or([eb('final', '=', 1), eb('state', '=', 'unknown')]))
+            .where((eb) => eb.or([eb('body', '<>', ''), eb('recipients', '<>', '[]')]))
+            .orderBy('id')
+            .limit(PURGE_BATCH)
+            .execute();
+          for (const row of rows) {
+            await db
+              .updateTable('outbox')
+              .set({
+                body: '',
+                recipients: '[]',
+                payload: payloadKeeping(row.payload),
+                redacted_at: redactedAt,
+              })
+              .where('id', '=', row.id)
+              .execute();
+          }
+          return rows.length;
+        });
+        changed += round;
+        if (round < PURGE_BATCH) return changed;
+      }
+    },
+
+    forgetNumber: (msisdn, at = ctx.now()) =>
+      ctx.run(async () => {
+        const pattern = jsonStringPattern(msisdn);
+        const rows = await db
+          .selectFrom('outbox')
+          .select(['id', 'recipients', 'body', 'payload'])
+          .where((eb) => eb.or([eb('recipients', 'like', pattern), eb('payload', 'like', pattern)]))
+          .orderBy('id')
+          .execute();
+        const forgotten = { sends: 0, texts: 0 };
+        for (const row of rows) {
+          const recipients = fromJson<string[]>(row.recipients) ?? [];
+          const payload = payloadKeeping(row.payload, (e) => e.to !== msisdn);
+          const kept = recipients.filter((r) => r !== msisdn);
+          if (kept.length === recipients.length && payload === row.payload) continue;
+          // A text sent to this number alone is about them; one sent to many is not, and stays.
+          const alone = kept.length === 0 && row.body !== '';
+          await db
+            .updateTable('outbox')
+            .set({
+              recipients: JSON.stringify(kept),
+              payload,
+              ...(alone ? { body: '' } : {}),
+              redacted_at: toMillis(at),
+            })
+            .where('id', '=', row.id)
+            .execute();
+          forgotten.sends++;
+          if (alone) forgotten.texts++;
+        }
+        return forgotten;
       }),
 
     sentSince: (since) =>

@@ -1,10 +1,11 @@
-import { fromMillis } from '../codec.js';
+import { fromMillis, jsonStringPattern, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { RecipientListsRepo } from '../types.js';
 import { namedRepo } from './named.js';
 
-export const recipientListsRepo = (ctx: RepoContext): RecipientListsRepo =>
-  namedRepo(ctx, 'recipient_lists', {
+export function recipientListsRepo(ctx: RepoContext): RecipientListsRepo {
+  const { db } = ctx;
+  const named = namedRepo(ctx, 'recipient_lists', {
     encode: (change: { members: string[] }) => JSON.stringify(change.members),
     decode: (r) => ({
       id: Number(r.id),
@@ -15,3 +16,29 @@ export const recipientListsRepo = (ctx: RepoContext): RecipientListsRepo =>
       updatedAt: fromMillis(r.updated_at),
     }),
   });
+  return {
+    ...named,
+    removeMember: (msisdn, at = ctx.now()) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('recipient_lists')
+          .select(['id', 'name', 'content'])
+          .where('content', 'like', jsonStringPattern(msisdn))
+          .orderBy('name')
+          .execute();
+        const changed: string[] = [];
+        for (const row of rows) {
+          const members = JSON.parse(row.content) as string[];
+          const kept = members.filter((m) => m !== msisdn);
+          if (kept.length === members.length) continue;
+          await db
+            .updateTable('recipient_lists')
+            .set({ content: JSON.stringify(kept), updated_at: toMillis(at) })
+            .where('id', '=', row.id)
+            .execute();
+          changed.push(row.name);
+        }
+        return changed;
+      }),
+  };
+}

@@ -104,7 +104,7 @@ export function subscriptionsRepo(ctx: RepoContext): SubscriptionsRepo {
 
     setAlertState: (id, change) =>
       ctx.run(async (attempt) => {
-        const at = toMillis(change.at);
+        const at = change.at === null ? null : toMillis(change.at);
         const changed = await db
           .updateTable('subscriptions')
           .set({ alert_state: change.to, alerted_at: at })
@@ -117,7 +117,8 @@ export function subscriptionsRepo(ctx: RepoContext): SubscriptionsRepo {
         if (changed) return true;
         if (attempt === 0) return false;
         const row = await select().where('id', '=', id).executeTakeFirst();
-        return row?.alert_state === change.to && Number(row.alerted_at) === at;
+        const rowAt = row?.alerted_at === null || row === undefined ? null : Number(row.alerted_at);
+        return row?.alert_state === change.to && rowAt === at;
       }),
   };
 }

@@ -1,0 +1,89 @@
+import type { Logger } from '../log.js';
+import type { Store } from '../store/index.js';
+import { JobLoop } from './loop.js';
+
+/** The job name of the daily purge in job_runs. */
+export const RETENTION_JOB = 'retention';
+
+const DAY_MS = 86_400_000;
+
+export interface RetentionSettings {
+  /** RETENTION_DAYS: texts and numbers older than this go. */
+  retentionDays: number;
+  /** Names this process in the day's claim. */
+  instanceId: string;
+  /** How often an instance looks whether today's purge has run. Default 60. */
+  checkMinutes?: number;
+}
+
+export interface RetentionOptions {
+  store: Store;
+  logger: Logger;
+  now?: () => Date;
+  settings: RetentionSettings;
+}
+
+export interface PurgeCounts {
+  /** Sends whose text, recipients and envelopes were emptied. */
+  sends: number;
+  /** Compose drafts deleted: older than the retention, or expired. */
+  drafts: number;
+  /** Conversation threads (number → Slack thread) deleted. */
+  threads: number;
+}
+
+/**
+ * Personal data is not kept forever (KVKK, GDPR): once a UTC day, and at start, the texts and phone
+ * numbers older than RETENTION_DAYS go from sends, compose drafts and inbound conversation threads, while
+ * counts, segments, costs, states and ids stay for statistics and the audit trail. The day is claimed in
+ * job_runs, so with several instances one of them purges; each purge is idempotent, so a purge cut short
+ * by a crash is finished the next day.
+ */
+export class RetentionPurge {
+  readonly #o: RetentionOptions;
+  readonly #now: () => Date;
+  readonly #loop: JobLoop;
+
+  constructor(options: RetentionOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+    const every = (options.settings.checkMinutes ?? 60) * 60_000;
+    this.#loop = new JobLoop({
+      name: 'retention purge',
+      logger: options.logger,
+      run: () => this.runDue(),
+      nextDelayMs: () => every,
+      fallbackDelayMs: every,
+    });
+  }
+
+  /** Looks at once (so a bot that was down purges as it starts), then every checkMinutes. */
+  start(): void {
+    this.#loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop.stop();
+  }
+
+  /** Purges if no instance has yet today (UTC); the counts when this call purged. */
+  async runDue(now: Date = this.#now()): Promise<PurgeCounts | undefined> {
+    const day = now.toISOString().slice(0, 10);
+    const won = await this.#o.store.jobRuns.claim(RETENTION_JOB, day, this.#o.settings.instanceId, now);
+    return won ? this.purge(now) : undefined;
+  }
+
+  /** Everything older than RETENTION_DAYS before `now`, whatever was claimed. */
+  async purge(now: Date): Promise<PurgeCounts> {
+    const { store, logger, settings } = this.#o;
+    const before = new Date(now.getTime() - settings.retentionDays * DAY_MS);
+    const sends = await store.outbox.purgeContentBefore(before, now);
+    const drafts = (await store.drafts.purgeCreatedBefore(before)) + (await store.drafts.pruneExpired(now));
+    const threads = await store.inbound.purgeThreadsBefore(before);
+    logger.info(
+      { retentionDays: settings.retentionDays, before: before.toISOString(), sends, drafts, threads },
+      'personal data older than RETENTION_DAYS purged',
+    );
+    return { sends, drafts, threads };
+  }
+}

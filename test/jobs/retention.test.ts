@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RETENTION_JOB, RetentionPurge } from '../../src/jobs/retention.js';
+import type { Store } from '../../src/store/index.js';
+import { tempStore } from './digest-fakes.js';
+import { capturingLogger } from './inbound-support.js';
+
+const DAY = 86_400_000;
+const NOW = new Date('2026-11-20T03:00:00Z');
+const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+let store: Store;
+let close: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ store, close } = await tempStore());
+});
+afterEach(() => close());
+
+async function finishedSend(key: string, createdAt: Date, recipients = ['905321234567', '905331234567']) {
+  const { row } = await store.outbox.createPending({
+    idempotencyKey: key,
+    slackUser: 'U0ALICE',
+    channel: 'C0SMSOPS',
+    sender: 'ACME',
+    recipients,
+    text: `Your order ${key} is ready`,
+    segments: 1,
+    encoding: 'GSM-7',
+    estimatedCost: 0.1,
+    at: createdAt,
+  });
+  await store.outbox.markSubmitted(row.id, String(100 + row.id), { at: createdAt });
+  await store.outbox.recordProgress(row.id, {
+    delivered: recipients.length,
+    undelivered: 0,
+    count: recipients.length,
+    state: 'Delivered',
+    final: true,
+    nextPollAt: null,
+    lastPolledAt: createdAt,
+  });
+  return row.id;
+}
+
+function purger(instanceId: string, logger = capturingLogger().logger) {
+  return new RetentionPurge({ store, logger, settings: { retentionDays: 180, instanceId } });
+}
+
+describe('RetentionPurge (RETENTION_DAYS)', () => {
+  it('purges texts and numbers older than RETENTION_DAYS once a day across instances, keeping counts and ids', async () => {
+    const old = await finishedSend('old', daysAgo(181));
+    const young = await finishedSend('young', daysAgo(179));
+    await store.inbound.saveThread('C0SMSOPS', '905321234567', '111.1', daysAgo(200));
+    await store.inbound.saveThread('C0SMSOPS', '905331234567', '222.2', daysAgo(1));
+    // A confirmation draft nobody confirmed, long expired.
+    await store.drafts.put('draft:V1', 'U0ALICE', { draft: { recipients: ['905321234567'] } }, daysAgo(1));
+
+    const { logger, lines } = capturingLogger();
+    expect(await purger('a', logger).runDue(NOW)).toEqual({ sends: 1, drafts: 1, threads: 1 });
+    expect(lines.find((l) => l.msg === 'personal data older than RETENTION_DAYS purged')).toMatchObject({
+      retentionDays: 180,
+      before: daysAgo(180).toISOString(),
+      sends: 1,
+    });
+    expect(await store.outbox.get(old)).toMatchObject({
+      text: '',
+      recipients: [],
+      recipientCount: 2,
+      segments: 1,
+      estimatedCost: 0.1,
+      messageId: String(100 + old),
+      delivery: { delivered: 2, count: 2, final: true },
+      redactedAt: NOW,
+    });
+    expect(await store.outbox.get(young)).toMatchObject({
+      text: 'Your order young is ready',
+      recipients: ['905321234567', '905331234567'],
+    });
+    expect(await store.inbound.findThread('C0SMSOPS', '905321234567', daysAgo(365))).toBeUndefined();
+    expect(await store.inbound.findThread('C0SMSOPS', '905331234567', daysAgo(365))).toBe('222.2');
+
+    // Another instance the same day finds the day claimed and does nothing.
+    expect(await purger('b').runDue(new Date(NOW.getTime() + 3_600_000))).toBeUndefined();
+    expect((await store.outbox.get(young))?.text).toBe('Your order young is ready');
+    // The next day one of them purges what has grown old meanwhile.
+    const tomorrow = new Date(NOW.getTime() + 2 * DAY);
+    expect(await purger('b').runDue(tomorrow)).toEqual({ sends: 1, drafts: 0, threads: 0 });
+    expect(await store.outbox.get(young)).toMatchObject({ text: '', recipients: [], recipientCount: 2 });
+    expect((await store.jobRuns.runs(RETENTION_JOB, 10)).map((r) => [r.slot, r.instanceId])).toEqual([
+      ['2026-11-22', 'b'],
+      ['2026-11-20', 'a'],
+    ]);
+  });
+
+  it('a shorter RETENTION_DAYS reaches further', async () => {
+    const id = await finishedSend('week-old', daysAgo(8));
+    const p = new RetentionPurge({
+      store,
+      logger: capturingLogger().logger,
+      settings: { retentionDays: 7, instanceId: 'a' },
+    });
+    expect((await p.runDue(NOW))?.sends).toBe(1);
+    expect((await store.outbox.get(id))?.text).toBe('');
+  });
+});

@@ -34,6 +34,8 @@ export interface OutboxTable {
   next_poll_at: number | null;
   cancelled_at: number | null;
   cancelled_by: string | null;
+  owner: string | null;
+  lease_until: number | null;
 }
 
 export interface InboundMessagesTable {

@@ -11,6 +11,7 @@ import { DigestScheduler } from './jobs/digest-scheduler.js';
 import { InboundRelay } from './jobs/inbound-relay.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import { createLogger, type Logger } from './log.js';
+import { sendLeaseMs } from './sending/lease.js';
 import { LOCAL_MODE_NOTE } from './setup-help.js';
 import { startSimulator } from './simulator/server.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
@@ -94,6 +95,12 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     });
     closers.push(() => gateway.close());
 
+    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
+    // a restarted bot finds the claims it left unposted when it died and posts them at once.
+    const instanceId = `${hostname()}:${config.port}`;
+    // A send in flight is claimed under this lease and renewed while the gateway answers, however slowly;
+    // every instance's tracker takes only a send whose lease ran out for abandoned.
+    const leaseMs = sendLeaseMs(config.gateway.timeoutMs);
     let tracker: DeliveryTracker | undefined;
     const deps: SlackDeps = {
       gateway,
@@ -110,6 +117,7 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       nudgeTracker: (id) => {
         void tracker?.pollNow(id).catch(() => undefined);
       },
+      sendLease: { owner: instanceId, ttlMs: leaseMs },
     };
     if (config.adminUserIds.length === 0 && config.slack.mode !== 'local') {
       logger.warn('ADMIN_USER_IDS is empty: nobody can grant roles or send until it is set');
@@ -168,15 +176,12 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
         const age = Date.now() - (row.submittedAt ?? row.createdAt).getTime();
         if (age > CARD_GRACE_MS) await postCard(deps, slack.app.client, row);
       },
-      stalePendingMs: config.gateway.timeoutMs * 2 + 10_000,
+      stalePendingMs: leaseMs,
       onUnknown: (row) => postCard(deps, slack.app.client, row),
     });
     tracker.start();
     closers.push(() => tracker!.stop());
 
-    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
-    // a restarted bot finds the claims it left unposted when it died and posts them at once.
-    const instanceId = `${hostname()}:${config.port}`;
     const simulated = !config.gateway.url;
     // Local mode shows inbound SMS in #sms-ops unless INBOUND_CHANNEL says otherwise.
     const inboundChannel = config.inboundChannel ?? (local ? SEEDED.channels.smsOps : undefined);

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
-import { postCard } from '../cards.js';
+import { postCard, updateCard } from '../cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
@@ -47,7 +47,10 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean): KnownBlock[] {
       return [
         ...notice,
         section(
-          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.`,
+          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.` +
+            (outcome.late
+              ? ' The gateway answered so late that the send had been shown as state unknown meanwhile; it is recorded as sent now.'
+              : ''),
         ),
       ];
     case 'rejected':
@@ -114,7 +117,11 @@ async function send(
     .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
   if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
     const row = (await deps.store.outbox.get(outcome.row.id)) ?? outcome.row;
-    await postCard(deps, client, row, stored.threadTs).catch((error: unknown) =>
+    // A send taken for abandoned while its reply was slow already has its card: that one is brought up to date.
+    const shown = row.messageTs
+      ? updateCard(deps, client, row)
+      : postCard(deps, client, row, stored.threadTs);
+    await shown.catch((error: unknown) =>
       deps.logger.warn(
         { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
         'delivery card not posted',

@@ -20,8 +20,8 @@ export const SUBCOMMANDS: readonly SubcommandInfo[] = [
   },
   {
     name: 'status',
-    usage: 'status <MessageId>',
-    summary: 'delivery report of a batch',
+    usage: 'status <MessageId | S-ref>',
+    summary: 'delivery report of a batch, or a send without a MessageId by its card’s reference',
     example: '/sms status 100042',
     needs: 'viewer',
     group: 'Send',

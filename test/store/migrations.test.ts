@@ -110,7 +110,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
       const log = captureLogger();
       const store = await openStore(url, { schema, logger: log.logger });
-      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([['0002_drafts', '0003_send_leases']]);
+      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([
+        ['0002_drafts', '0003_send_leases'],
+      ]);
       expect(await store.permissions.getRole('U1')).toBe('admin');
       expect(await store.optOuts.has('+491')).toBe(true);
       await store.drafts.put('k', 'U1', { a: 1 }, new Date(Date.now() + 60_000));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../src/gateway/index.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { DeliveryTracker } from '../../src/jobs/tracker.js';
-import { silentLogger } from '../../src/log.js';
-import { createSlackApp } from '../../src/slack/app.js';
+import { type Logger, silentLogger } from '../../src/log.js';
+import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { updateCard } from '../../src/slack/cards.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -30,6 +30,9 @@ export interface HarnessOptions {
   /** Point the bot at another gateway (e.g. a closed port) instead of the simulator. */
   gatewayUrl?: string;
   fakeSlack?: Parameters<typeof startFakeSlack>[0];
+  /** A store of the test's choosing (e.g. PostgreSQL behind a proxy that can be cut); closed with the harness. */
+  store?: Store;
+  logger?: Logger;
 }
 
 /**
@@ -43,6 +46,8 @@ export interface Harness {
   driver: SlackDriver;
   control: SimulatorControl;
   tracker: DeliveryTracker;
+  /** The Bolt app's Web API client, as the bot's own listeners use it. */
+  slackClient: SlackApp['app']['client'];
   botUrl: string;
   /** Runs `/sms <text>` as a user in a channel and returns what Slack got back. */
   sms(text: string, userId?: string, channelId?: string): ReturnType<SlackDriver['slashCommand']>;
@@ -64,7 +69,8 @@ export interface Harness {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'smsops-harness-'));
   const { sim, control } = await startTestSimulator();
-  const store = await openStore(`sqlite:${join(dir, 'smsops.db')}`);
+  const store = options.store ?? (await openStore(`sqlite:${join(dir, 'smsops.db')}`));
+  const logger = options.logger ?? silentLogger;
   const fake = await startFakeSlack(options.fakeSlack);
   const gateway = new GatewayClient({
     baseUrl: options.gatewayUrl ?? sim.url,
@@ -77,11 +83,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const deps: SlackDeps = {
     gateway,
     store,
-    logger: silentLogger,
+    logger,
     settings: testSettings([users.admin], options.sending),
     now: () => new Date(),
     nudgeTracker: (id) => {
-      void tracker?.pollNow(id);
+      void tracker?.pollNow(id).catch(() => undefined);
     },
   };
   const slack = await createSlackApp(deps, {
@@ -117,6 +123,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     driver,
     control,
     tracker,
+    slackClient: slack.app.client,
     botUrl,
     sms: (text, userId = users.admin, channelId = channels.smsOps) => {
       mark();

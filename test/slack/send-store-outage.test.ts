@@ -55,13 +55,13 @@ describe.skipIf(!pgUrl)(`a store outage right after Submit${pgSkipNote}`, () => 
     });
     await proxy.cut();
 
-    const accepted = await waitForLine((l) => l.msg === 'gateway accepted the SMS batch');
-    const failed = await waitForLine(
-      (l) => l.msg === 'MessageId of an accepted SMS batch not stored yet; retrying',
+    // Wait until the send met the outage beyond the store's own retries: it says it retries the write
+    // (before this fix, the send gave up instead and its MessageId was never recorded).
+    await waitForLine(
+      (l) =>
+        l.msg === 'MessageId of an accepted SMS batch not stored yet; retrying' ||
+        l.msg === 'send failed before the gateway',
     );
-    expect(accepted.messageId).toBe(100001);
-    expect(failed.messageId).toBe('100001');
-    expect(log.lines.indexOf(accepted)).toBeLessThan(log.lines.indexOf(failed));
     await proxy.start();
 
     await h.fake.state.waitFor(
@@ -81,6 +81,15 @@ describe.skipIf(!pgUrl)(`a store outage right after Submit${pgSkipNote}`, () => 
       { after: start, timeoutMs: 10_000 },
     );
     expect(await h.control.callCount('Submit')).toBe(1);
+
+    // The MessageId was in the log in one line before the first store write for it failed.
+    const accepted = log.lines.find((l) => l.msg === 'gateway accepted the SMS batch');
+    const failed = log.lines.find(
+      (l) => l.msg === 'MessageId of an accepted SMS batch not stored yet; retrying',
+    );
+    expect(accepted?.messageId).toBe(100001);
+    expect(failed?.messageId).toBe('100001');
+    expect(log.lines.indexOf(accepted!)).toBeLessThan(log.lines.indexOf(failed!));
   }, 60_000);
 
   function waitForLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {

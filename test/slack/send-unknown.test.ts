@@ -100,11 +100,11 @@ describe('a MessageId that arrives after the send was marked unknown', () => {
       after: start,
     });
     const id = newestBatch();
-    expect(blocksOf(modal.view)).toContain(`Sent. Batch *${id}*`);
-    expect(blocksOf(modal.view)).toContain('shown as state unknown meanwhile');
     const row = await h.store.outbox.get(pending.id);
     expect(row).toMatchObject({ state: 'submitted', messageId: id });
     expect(row!.reason).toMatch(/reply came late/);
+    expect(blocksOf(modal.view)).toContain(`Sent. Batch *${id}*`);
+    expect(blocksOf(modal.view)).toContain('shown as state unknown meanwhile');
     const audit = (await h.store.audit.recent(20)).find((a) => a.action === 'send' && a.target === id);
     expect(audit).toMatchObject({ actor: users.alice });
     expect(JSON.stringify(audit!.details)).toMatch(

@@ -252,6 +252,10 @@ describe('/sms status by the reference a card shows', () => {
   it('shows the unknown send, with Check the gateway; an unknown reference gets a clear message', async () => {
     const text = 'looked up by reference';
     const { row } = await unknownButSent(text);
+    // The modal names the same reference the card shows.
+    await h.fake.state.waitFor('view', (e) => blocksOf(e.view).includes(`/sms status S-${row.id}`), {
+      after: start,
+    });
     await h.sms(`status S-${row.id}`, users.alice);
     const shown = await h.ephemeral(users.alice, new RegExp(`S-${row.id}: state unknown`));
     expect(ephemeralText(shown)).toContain('Check the gateway');

@@ -9,6 +9,7 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { context, section, simulatedNotice } from '../ui/blocks.js';
+import { sendReference } from '../ui/card.js';
 import { confirmView, draftSummary, messageView } from '../ui/compose.js';
 import { escapeMrkdwn, plural } from '../ui/format.js';
 
@@ -69,7 +70,7 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean): KnownBlock[] {
       return [
         ...notice,
         section(
-          ':warning: *State unknown — check with `/sms status` before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically.',
+          `:warning: *State unknown — check before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically. Its card in the channel offers *Check the gateway*; \`/sms status ${sendReference(outcome.row)}\` shows it again.`,
         ),
       ];
     case 'duplicate':

@@ -54,10 +54,16 @@ describe('a Submit reply that trickles in for 40 s', () => {
     // Another instance on the same database, its tracker running from the start, follows the same rule.
     const other = await start();
 
-    const modal = await fake.state.waitFor('view', (e) => blocksOf(e.view).includes('Sent. Batch *100001*'), {
-      after: seq,
-      timeoutMs: 70_000,
-    });
+    const modal = await fake.state
+      .waitFor('view', (e) => blocksOf(e.view).includes('Sent. Batch *100001*'), {
+        after: seq,
+        timeoutMs: 70_000,
+      })
+      .catch((error: Error) => {
+        throw new Error(
+          `${error.message}\n--- sending bot:\n${sender.output()}\n--- other bot:\n${other.output()}`,
+        );
+      });
     expect(blocksOf(modal.view)).not.toContain('state unknown');
     const card = await fake.state.waitForMessage(
       (m) => m.channel === channels.smsOps && m.text.startsWith('SMS batch 100001:'),
@@ -109,5 +115,5 @@ describe('a Submit reply that trickles in for 40 s', () => {
       await store.close();
     }
     expect(await control.callCount('Submit')).toBe(1);
-  }, 120_000);
+  }, 150_000);
 });

@@ -57,7 +57,7 @@ describe('a Submit reply that trickles in for 40 s', () => {
     const modal = await fake.state
       .waitFor('view', (e) => blocksOf(e.view).includes('Sent. Batch *100001*'), {
         after: seq,
-        timeoutMs: 70_000,
+        timeoutMs: 90_000,
       })
       .catch((error: Error) => {
         throw new Error(

@@ -248,6 +248,25 @@ describe('Check the gateway on an unknown card', () => {
   });
 });
 
+describe('Check the gateway with several matching batches', () => {
+  it('lists them and offers no confirm: smsops cannot tell which one the send is', async () => {
+    await h.control.fault({ operation: 'Submit', kind: 'http500' });
+    const text = 'sent twice from the panel';
+    await compose(text);
+    const card = await unknownCard(text);
+    const row = await rowWith(text, (r) => r.state === 'unknown');
+    for (let i = 0; i < 2; i++) {
+      await h.deps.gateway.submit({ from: 'SMSOPS', to: ['905321234567', '905331234567'], message: text });
+    }
+    h.mark();
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'card_check_gateway' });
+    const seen = await h.ephemeral(users.admin, /2 batches at the gateway match send S-\d+/);
+    expect(ephemeralText(seen)).not.toContain('unknown_confirm_match');
+    expect(ephemeralText(seen)).not.toContain('unknown_mark_not_sent');
+    expect((await h.store.outbox.get(row.id))?.state).toBe('unknown');
+  });
+});
+
 describe('/sms status by the reference a card shows', () => {
   it('shows the unknown send, with Check the gateway; an unknown reference gets a clear message', async () => {
     const text = 'looked up by reference';

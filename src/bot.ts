@@ -15,6 +15,7 @@ import { RetentionPurge } from './jobs/retention.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import { registerSecret } from './secrets.js';
+import { sendLeaseMs } from './sending/lease.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { cardOnProgress, postCard } from './slack/cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
@@ -41,6 +42,8 @@ export interface BotOverrides {
   startJobs?: boolean;
   /** Unique among live processes; default host:port, stable across restarts. */
   instanceId?: string;
+  /** A store of the caller's making (e.g. PostgreSQL behind a proxy a drill can cut); closed with the bot. */
+  store?: Store;
   /** Shrinks the server's limits on /slack/events (e.g. a short body deadline in a test). */
   slackLimits?: Partial<SlackGateLimits>;
   /** Relay tuning for tests (post spacing, burst targets). */
@@ -135,7 +138,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
   };
   let httpServer: RunningHttpServer | undefined;
   try {
-    const store = await openStore(config.databaseUrl, { logger });
+    const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
     closers.push(() => store.close());
     logger.info({ store: store.target }, 'store opened');
 
@@ -211,6 +214,13 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       extra: (req, res) => workspace?.handle(req, res) ?? false,
     });
     httpServer = http;
+    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
+    // a restarted bot finds the claims it left unposted when it died and posts them at once.
+    const instanceId = overrides.instanceId ?? `${hostname()}:${http.port}`;
+    // A send in flight is claimed under this lease and renewed while the gateway answers, however slowly;
+    // every instance's tracker takes only a send whose lease ran out for abandoned.
+    const leaseMs = sendLeaseMs(config.gateway.timeoutMs);
+    deps.sendLease = { owner: instanceId, ttlMs: leaseMs };
 
     let slackOptions = {
       botToken: config.slack.botToken!,
@@ -252,14 +262,11 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       logger,
       now,
       onProgress: cardOnProgress(deps, slack.app.client),
-      stalePendingMs: config.gateway.timeoutMs * 2 + 10_000,
+      stalePendingMs: leaseMs,
       onUnknown: (row) => postCard(deps, slack.app.client, row),
     });
     const liveTracker = tracker;
 
-    // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
-    // a restarted bot finds the claims it left unposted when it died and posts them at once.
-    const instanceId = overrides.instanceId ?? `${hostname()}:${http.port}`;
     // Local mode shows inbound SMS in #sms-ops unless INBOUND_CHANNEL says otherwise.
     const inboundChannel = config.inboundChannel ?? localInboundChannel;
     if (inboundChannel) {

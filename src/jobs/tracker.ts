@@ -15,8 +15,10 @@ export interface TrackerOptions {
   /** Upper bound of QueryMulti calls per minute, whatever the number of open batches. */
   maxCallsPerMinute?: number;
   /**
-   * A send still `pending` this long after it was written was cut off by a crash or a restart while
-   * its Submit was in flight: it becomes `unknown` (never resent) and `onUnknown` shows it.
+   * A `pending` send whose owner stopped renewing its lease was cut off by a crash or a restart while its
+   * Submit was in flight: it becomes `unknown` (never resent) and `onUnknown` shows it. A send that is
+   * merely slow keeps its lease and is left alone. This is the age at which a row written before sends
+   * carried a lease counts as cut off.
    */
   stalePendingMs?: number;
   onUnknown?: (row: OutboxRow) => Promise<void>;
@@ -120,20 +122,21 @@ export class DeliveryTracker {
     return due.length;
   }
 
-  /** Sends left `pending` by a crash become `unknown`, once, whichever instance gets there first. */
+  /**
+   * Sends left `pending` by an owner that is gone (its lease ran out) become `unknown`, once, whichever
+   * instance gets there first. A send whose gateway call is still running keeps its lease and is skipped.
+   */
   async reconcileStale(now: Date = this.#o.now()): Promise<number> {
-    const cutoff = now.getTime() - this.#o.stalePendingMs;
-    const stale = (await this.#o.store.outbox.recent(500)).filter(
-      (row) => row.state === 'pending' && row.createdAt.getTime() < cutoff,
-    );
+    const test = { now, unleasedBefore: new Date(now.getTime() - this.#o.stalePendingMs) };
+    const abandoned = await this.#o.store.outbox.abandonedPending(test, 100);
     let marked = 0;
-    for (const row of stale) {
+    for (const row of abandoned) {
       const reason =
         'the bot stopped while this send was in progress: it may or may not have reached the gateway';
-      if (!(await this.#o.store.outbox.markUnknown(row.id, reason, now))) continue;
+      if (!(await this.#o.store.outbox.markAbandoned(row.id, reason, test))) continue;
       marked++;
       this.#o.logger.warn(
-        { outboxId: row.id },
+        { outboxId: row.id, owner: row.owner, leaseUntil: row.leaseUntil?.toISOString() ?? null },
         'interrupted send marked unknown; it is never resent automatically',
       );
       const updated = (await this.#o.store.outbox.get(row.id)) ?? row;

@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type DataCoding, type Gateway, GatewayError, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import { scrubSecrets } from '../secrets.js';
 import type { OutboxRow, Store } from '../store/index.js';
 import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
+import { defaultSendLease, keepLease, type SendLease } from './lease.js';
 
 /** What is about to be sent, already validated. */
 export interface SendPlan {
@@ -28,7 +30,8 @@ export interface SendRequest {
 }
 
 export type SendOutcome =
-  | { kind: 'submitted'; row: OutboxRow; messageId: number }
+  /** `late`: the MessageId came after the send had been marked unknown (or not sent) and was recorded all the same. */
+  | { kind: 'submitted'; row: OutboxRow; messageId: number; late?: boolean }
   | { kind: 'rejected'; row: OutboxRow; code: number; description: string }
   | { kind: 'not-sent'; row: OutboxRow; reason: string }
   | { kind: 'unknown'; row: OutboxRow; reason: string }
@@ -42,12 +45,19 @@ export interface SendDeps {
   now: () => Date;
   /** Roles and limits as they are at the moment of sending. */
   policy: SendPolicy;
+  /** Who claims a send while its gateway call is in flight; default: this host and process, 40 s. */
+  sendLease?: SendLease;
+  /** Backoff while the store refuses to record a MessageId; it is retried until it lands. */
+  storeRetry?: { baseDelayMs: number; maxDelayMs: number };
 }
+
+const STORE_RETRY = { baseDelayMs: 500, maxDelayMs: 15_000 };
 
 /**
  * The one path by which an SMS leaves: role, text, opt-outs and limits are checked again (checks.ts),
  * the outbox row is written, then the gateway is called once. A call that may have reached the
- * gateway leaves the row `unknown`; nothing resends it.
+ * gateway leaves the row `unknown`; nothing resends it. While the call is in flight the row's lease is
+ * renewed, so no instance takes a slow send for an abandoned one.
  */
 export async function executeSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
   // Before the row, so that it records what is really sent (opted-out numbers left out); a refusal is
@@ -55,6 +65,8 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
   const check = await checkAtSending(deps, requested);
   const { request } = check;
   const { plan } = request;
+  const lease = deps.sendLease ?? defaultSendLease();
+  const createdAt = deps.now();
   const { row, created } = await deps.store.outbox.createPending({
     idempotencyKey: request.idempotencyKey,
     slackUser: request.slackUser,
@@ -73,7 +85,9 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
       ...(check.optedOut.length > 0 ? { optedOutAtSending: [...check.optedOut] } : {}),
       ...(plan.envelopes ? { envelopes: plan.envelopes.map((e) => ({ to: e.to, message: e.message })) } : {}),
     },
-    at: deps.now(),
+    at: createdAt,
+    owner: lease.owner,
+    leaseUntil: new Date(createdAt.getTime() + lease.ttlMs),
   });
   const log = deps.logger.child({ outboxId: row.id, user: request.slackUser });
   if (!created) {
@@ -82,57 +96,194 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
   }
   if (check.refusal) return refuseSend(deps, row, request, check.refusal);
 
+  const heartbeat = keepLease(deps.store, row.id, lease, deps.now, log);
   try {
-    const { messageId } = plan.envelopes
-      ? await deps.gateway.submitMulti({
-          from: plan.sender,
-          envelopes: plan.envelopes,
-          dataCoding: plan.dataCoding,
-          validityMinutes: plan.validityMinutes,
-        })
-      : await deps.gateway.submit({
-          from: plan.sender,
-          to: plan.recipients,
-          message: plan.text,
-          dataCoding: plan.dataCoding,
-          validityMinutes: plan.validityMinutes,
-        });
-    await deps.store.outbox.markSubmitted(row.id, String(messageId), { at: deps.now() });
-    await deps.store.audit.append({
-      actor: request.slackUser,
-      action: 'send',
-      target: String(messageId),
-      details: {
-        recipients: plan.recipients.length,
-        segments: plan.totalSegments,
-        sender: plan.sender,
-        estimatedCost: plan.estimatedCost,
-        channel: request.channel,
-      },
-      at: deps.now(),
-    });
+    let messageId: number;
+    try {
+      ({ messageId } = plan.envelopes
+        ? await deps.gateway.submitMulti({
+            from: plan.sender,
+            envelopes: plan.envelopes,
+            dataCoding: plan.dataCoding,
+            validityMinutes: plan.validityMinutes,
+          })
+        : await deps.gateway.submit({
+            from: plan.sender,
+            to: plan.recipients,
+            message: plan.text,
+            dataCoding: plan.dataCoding,
+            validityMinutes: plan.validityMinutes,
+          }));
+    } catch (error) {
+      return await recordNoMessageId(deps, row, error, log);
+    }
+    // Before any store write: should the store never take it, this line still holds the MessageId.
     log.info(
       { messageId, recipients: plan.recipients.length, segments: plan.totalSegments },
+      'gateway accepted the SMS batch',
+    );
+    const landing = await recordMessageId(deps, row.id, String(messageId), log);
+    if (landing.kind !== 'already') {
+      await untilStored(deps, log, messageId, 'audit entry', () =>
+        deps.store.audit.append({
+          actor: request.slackUser,
+          action: 'send',
+          target: String(messageId),
+          details: {
+            recipients: plan.recipients.length,
+            segments: plan.totalSegments,
+            sender: plan.sender,
+            estimatedCost: plan.estimatedCost,
+            channel: request.channel,
+            outboxId: row.id,
+            ...(landing.kind === 'late'
+              ? { resolved: `late: the send had been marked ${landing.was} (${landing.reason})` }
+              : {}),
+            ...(landing.kind === 'conflict' ? { unrecorded: landing.reason } : {}),
+          },
+          at: deps.now(),
+        }),
+      );
+    }
+    log.info(
+      {
+        messageId,
+        recipients: plan.recipients.length,
+        segments: plan.totalSegments,
+        ...(landing.kind === 'late' ? { resolvedLate: true } : {}),
+      },
       'SMS batch submitted',
     );
-    return { kind: 'submitted', row: (await deps.store.outbox.get(row.id)) ?? row, messageId };
-  } catch (error) {
-    if (error instanceof GatewayRejected) {
-      const reason = `${error.description} (code ${error.code})`;
-      await deps.store.outbox.markFailed(row.id, reason, deps.now());
-      log.info({ code: error.code }, 'SMS batch rejected by the gateway');
-      return { kind: 'rejected', row, code: error.code, description: error.description };
-    }
-    // Kept with the row and shown on its card: whatever the error, no secret goes with it.
-    const reason = scrubSecrets(error instanceof Error ? error.message : String(error));
-    if (error instanceof GatewayError && !error.sentMaybe) {
-      await deps.store.outbox.markFailed(row.id, `not sent: ${reason}`, deps.now());
-      log.warn({ reason }, 'SMS batch not sent: it never reached the gateway');
-      return { kind: 'not-sent', row, reason };
-    }
-    // It may have arrived: the row stays for a person to reconcile, never for an automatic resend.
-    await deps.store.outbox.markUnknown(row.id, reason, deps.now());
-    log.warn({ reason }, 'SMS batch state unknown: the gateway may have accepted it');
-    return { kind: 'unknown', row, reason };
+    const fresh = await deps.store.outbox.get(row.id).catch(() => undefined);
+    return { kind: 'submitted', row: fresh ?? row, messageId, late: landing.kind === 'late' };
+  } finally {
+    heartbeat.stop();
   }
+}
+
+type Landing =
+  | { kind: 'on-time' }
+  | { kind: 'late'; was: string; reason: string }
+  /** Someone else recorded this very MessageId first (a person confirming it from the gateway). */
+  | { kind: 'already' }
+  | { kind: 'conflict'; reason: string };
+
+/**
+ * The MessageId goes on the send whatever happened meanwhile: `pending` to `submitted` as usual, or, when
+ * the send was taken for abandoned (or marked not sent) while the reply was on its way, `submitted` all the
+ * same, as resolved late. Retried until the store takes it.
+ */
+async function recordMessageId(
+  deps: SendDeps,
+  outboxId: number,
+  messageId: string,
+  log: Logger,
+): Promise<Landing> {
+  let landing: Landing = { kind: 'on-time' };
+  let earlierAttemptFailed = false;
+  const attempt = async (): Promise<Landing> => {
+    if (await deps.store.outbox.markSubmitted(outboxId, messageId, { at: deps.now() })) return landing;
+    const current = await deps.store.outbox.get(outboxId);
+    if (current?.state === 'submitted' && current.messageId === messageId) {
+      // An earlier attempt of ours went through before its reply was lost, or a person recorded it first.
+      return earlierAttemptFailed ? landing : { kind: 'already' };
+    }
+    if (
+      current &&
+      current.messageId === null &&
+      (current.state === 'unknown' || current.state === 'failed')
+    ) {
+      const was = current.state === 'unknown' ? 'state unknown' : 'not sent';
+      landing = { kind: 'late', was, reason: current.reason ?? 'no reason recorded' };
+      const note = `The gateway's reply came late: this send had been marked ${was}.`;
+      if (await deps.store.outbox.resolveSubmitted(outboxId, messageId, { note, at: deps.now() })) {
+        log.warn(
+          { messageId, was: current.state },
+          'MessageId arrived late and was recorded: the send is submitted',
+        );
+        return landing;
+      }
+      throw new Error(`the send changed while its MessageId ${messageId} was being recorded`);
+    }
+    const reason = current
+      ? `the send is ${current.state}${current.messageId ? ` with MessageId ${current.messageId}` : ''}`
+      : 'the send is gone from the outbox';
+    log.error({ messageId, reason }, 'MessageId could not be put on its send; it is kept in the audit log');
+    return { kind: 'conflict', reason };
+  };
+  return untilStored(deps, log, messageId, 'MessageId', () =>
+    attempt().catch((error: unknown) => {
+      earlierAttemptFailed = true;
+      throw error;
+    }),
+  );
+}
+
+/** Retries a store write that must not be lost, logging each failure with the MessageId it carries. */
+async function untilStored<T>(
+  deps: SendDeps,
+  log: Logger,
+  messageId: string | number,
+  what: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  const { baseDelayMs, maxDelayMs } = deps.storeRetry ?? STORE_RETRY;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const delayMs = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(attempt, 20));
+      log.error(
+        {
+          messageId,
+          attempt: attempt + 1,
+          retryInMs: delayMs,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        `${what} of an accepted SMS batch not stored yet; retrying`,
+      );
+      await sleep(delayMs);
+    }
+  }
+}
+
+/**
+ * No MessageId came back. A refusal, or a call that provably never left, ends the send as failed; anything
+ * else may have reached the gateway and leaves it unknown. A send already taken for abandoned meanwhile
+ * is unknown; a definite "not sent" still settles it.
+ */
+async function recordNoMessageId(
+  deps: SendDeps,
+  row: OutboxRow,
+  error: unknown,
+  log: Logger,
+): Promise<SendOutcome> {
+  const settleNotSent = async (reason: string) => {
+    if (await deps.store.outbox.markFailed(row.id, reason, deps.now())) return;
+    if (await deps.store.outbox.resolveNotSent(row.id, reason, deps.now())) return;
+    const current = await deps.store.outbox.get(row.id);
+    log.warn({ state: current?.state, reason }, 'send not recorded as failed: it changed meanwhile');
+  };
+  if (error instanceof GatewayRejected) {
+    const reason = `${error.description} (code ${error.code})`;
+    await settleNotSent(reason);
+    log.info({ code: error.code }, 'SMS batch rejected by the gateway');
+    return { kind: 'rejected', row, code: error.code, description: error.description };
+  }
+  // Kept with the row and shown on its card: whatever the error, no secret goes with it.
+  const reason = scrubSecrets(error instanceof Error ? error.message : String(error));
+  if (error instanceof GatewayError && !error.sentMaybe) {
+    await settleNotSent(`not sent: ${reason}`);
+    log.warn({ reason }, 'SMS batch not sent: it never reached the gateway');
+    return { kind: 'not-sent', row, reason };
+  }
+  // It may have arrived: the row stays for a person to reconcile, never for an automatic resend.
+  if (!(await deps.store.outbox.markUnknown(row.id, reason, deps.now()))) {
+    const current = await deps.store.outbox.get(row.id);
+    if (current?.state !== 'unknown') {
+      log.warn({ state: current?.state, reason }, 'send not recorded as unknown: it changed meanwhile');
+    }
+  }
+  log.warn({ reason }, 'SMS batch state unknown: the gateway may have accepted it');
+  return { kind: 'unknown', row, reason };
 }

@@ -1,6 +1,6 @@
 import type { OperationName } from './types.js';
 
-export const FAULT_KINDS = ['timeout', 'http500', 'notjson', 'status'] as const;
+export const FAULT_KINDS = ['timeout', 'http500', 'notjson', 'status', 'trickle'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -18,8 +18,11 @@ export interface Fault {
   echo?: boolean;
 }
 
-/** How long a `timeout` fault holds its reply when the injector does not say. */
+/** How long a `timeout` fault holds its reply (and a `trickle` fault drips it) when the injector does not say. */
 export const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
+
+/** A `trickle` reply sends one byte this often: far more often than any client's per-read timeout. */
+export const TRICKLE_EVERY_MS = 500;
 
 /** Faults waiting for matching calls, consumed first-in first-out. */
 export class FaultQueue {

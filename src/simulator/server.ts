@@ -5,7 +5,7 @@ import { type Logger, silentLogger } from '../log.js';
 import { authenticate } from './auth.js';
 import { GatewayError, STATUS_CODES } from './codes.js';
 import { addInbound, advance, ControlError, parseFault } from './control.js';
-import { DEFAULT_TIMEOUT_HOLD_MS, type Fault, FaultQueue } from './faults.js';
+import { DEFAULT_TIMEOUT_HOLD_MS, type Fault, FaultQueue, TRICKLE_EVERY_MS } from './faults.js';
 import { HeldReplies } from './holds.js';
 import { gatewayReply, readBody, sendHtml, sendJson, TOO_LARGE } from './http-io.js';
 import { handlers, type Members } from './operations.js';
@@ -121,18 +121,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     callCounts[operation]++;
     const fault = faults.take(operation);
-    if (fault && fault.kind !== 'timeout') {
+    const processed = fault?.kind === 'timeout' || fault?.kind === 'trickle';
+    if (fault && !processed) {
       if (fault.delayMs && (await held.hold(res, fault.delayMs)) === 'gone') return;
       sendFault(res, fault, bodyText);
       return;
     }
-    // A timeout fault still does the work: the dangerous real case is a send that happened
+    // A timeout or trickle fault still does the work: the dangerous real case is a send that happened
     // while the client gave up waiting.
     const reply = run(operation, bodyText);
+    if (fault?.kind === 'trickle') {
+      await trickle(res, gatewayReply(reply.members, reply.code, reply.description), fault.delayMs);
+      return;
+    }
     if (fault) {
       if ((await held.hold(res, fault.delayMs ?? DEFAULT_TIMEOUT_HOLD_MS)) === 'gone') return;
     }
     sendJson(res, 200, gatewayReply(reply.members, reply.code, reply.description));
+  }
+
+  /**
+   * Headers at once, then the body a byte at a time (leading white space, which JSON allows) for `ms`,
+   * then the reply itself: slow but steady, so no single read of a client ever waits long.
+   */
+  async function trickle(res: ServerResponse, body: unknown, ms = DEFAULT_TIMEOUT_HOLD_MS): Promise<void> {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      res.write(' ');
+      if ((await held.hold(res, Math.min(TRICKLE_EVERY_MS, until - Date.now()))) === 'gone') {
+        res.destroy();
+        return;
+      }
+    }
+    res.end(JSON.stringify(body));
   }
 
   async function serveControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

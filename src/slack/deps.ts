@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { Config } from '../config.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import type { SendLease } from '../sending/lease.js';
 import type { Store } from '../store/index.js';
 
 /** Limits and defaults of sending; each has an environment variable (see config.ts). */
@@ -40,4 +41,6 @@ export interface SlackDeps {
   now: () => Date;
   /** Asks the delivery tracker to poll a batch soon (after a send, a refresh, a cancel). */
   nudgeTracker: (outboxId: number) => void;
+  /** How this instance claims a send while its gateway call is in flight (default: see defaultSendLease). */
+  sendLease?: SendLease;
 }

@@ -36,6 +36,8 @@ export interface OutboxTable {
   cancelled_by: string | null;
   /** When texts or numbers were taken out (retention purge, `/sms forget`); null while all are kept. */
   redacted_at: number | null;
+  owner: string | null;
+  lease_until: number | null;
 }
 
 export interface InboundMessagesTable {

@@ -46,6 +46,9 @@ export interface SendIntent {
   /** Anything else the card needs (template, schedule…). */
   payload?: JsonValue;
   at?: Date;
+  /** The instance about to call the gateway, and until when its claim on this pending send holds. */
+  owner?: string | null;
+  leaseUntil?: Date | null;
 }
 
 export interface DeliveryProgress {
@@ -85,6 +88,18 @@ export interface OutboxRow {
   cancelledBy: string | null;
   /** When texts or numbers were taken out (retention purge, `/sms forget`); null while all are kept. */
   redactedAt: Date | null;
+  /** While pending: the instance whose gateway call is in flight, and until when it last said it is alive. */
+  owner: string | null;
+  leaseUntil: Date | null;
+}
+
+/**
+ * When a pending send counts as abandoned: its owner's lease ran out before `now`, or, for a row written
+ * before sends carried a lease, it was created before `unleasedBefore`.
+ */
+export interface AbandonedTest {
+  now: Date;
+  unleasedBefore: Date;
 }
 
 /** What `forgetNumber` took out of the outbox. */
@@ -114,8 +129,27 @@ export interface OutboxRepo {
     messageId: string | bigint,
     options?: { at?: Date; nextPollAt?: Date },
   ): Promise<boolean>;
+  /** From `pending` only. */
   markFailed(id: number, reason: string, at?: Date): Promise<boolean>;
+  /** From `pending` only. */
   markUnknown(id: number, reason: string, at?: Date): Promise<boolean>;
+  /** Pushes the lease of a send still `pending` and owned by `owner`; false once it is not. */
+  renewLease(id: number, owner: string, until: Date): Promise<boolean>;
+  /** Pending sends that count as abandoned (see AbandonedTest), oldest first. */
+  abandonedPending(test: AbandonedTest, limit: number): Promise<OutboxRow[]>;
+  /** `pending` to `unknown`, only while the send still counts as abandoned: a lease renewed meanwhile wins. */
+  markAbandoned(id: number, reason: string, test: AbandonedTest): Promise<boolean>;
+  /**
+   * A MessageId for a send with none yet that was `unknown` (or marked not sent): it becomes `submitted`
+   * and is polled. `note` says how it was resolved. True when this call made the change.
+   */
+  resolveSubmitted(
+    id: number,
+    messageId: string | bigint,
+    options: { note: string; at?: Date; nextPollAt?: Date },
+  ): Promise<boolean>;
+  /** `unknown` to `failed`: a person established that it was not sent. True when this call made the change. */
+  resolveNotSent(id: number, reason: string, at?: Date): Promise<boolean>;
   /** From `pending` or a `submitted` send not yet final; true when this call made the change. */
   markCancelled(id: number, by: string, at?: Date): Promise<boolean>;
   get(id: number): Promise<OutboxRow | undefined>;

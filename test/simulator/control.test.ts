@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GatewayClient } from '../../src/gateway/index.js';
 import type { SimulatorStateSnapshot } from '../../src/simulator/server.js';
 import {
   CREDENTIAL,
@@ -70,6 +71,34 @@ describe('simulator control endpoints and faults', () => {
       expect(await res.json()).toEqual({
         Response: { MessageId: 100001, Status: { Code: 200, Description: 'OK' } },
       });
+    });
+
+    it('trickle: the Submit IS processed, headers come at once and the body drips in, so no per-read timeout fires', async () => {
+      await fault({ operation: 'Submit', kind: 'trickle', delayMs: 1_200 });
+      // Per-read timeouts of 400 ms, three times shorter than the whole reply takes.
+      const client = new GatewayClient({
+        baseUrl: t.sim.url,
+        username: 'demo',
+        password: 'demo',
+        timeoutMs: 400,
+      });
+      try {
+        const started = performance.now();
+        const reply = client.submit({ from: 'SMSOPS', to: ['905321234567'], message: 'hello' });
+        await vi.waitFor(() => expect(t.sim.state().batches).toHaveLength(1));
+        expect(await reply).toEqual({ messageId: 100001 });
+        expect(performance.now() - started).toBeGreaterThanOrEqual(1_100);
+      } finally {
+        await client.close();
+      }
+      expect(t.sim.state().faults).toEqual([]);
+
+      await fault({ operation: 'Submit', kind: 'trickle', delayMs: 1_200 });
+      const res = await t.raw('Submit', submitBody);
+      expect(res.status).toBe(200);
+      const chunks: number[] = [];
+      for await (const chunk of res.body!) chunks.push(chunk.length);
+      expect(chunks.length).toBeGreaterThan(2);
     });
 
     it('http500: HTTP 500 with an HTML body, not processed', async () => {

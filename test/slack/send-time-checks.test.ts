@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createInboundPoster, createInboundRelay } from '../../src/bot.js';
+import { silentLogger } from '../../src/log.js';
 import { executeSend } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
 import type { ViewOutput } from '../../src/workspace/index.js';
@@ -58,8 +60,21 @@ async function rowWithText(text: string) {
 
 async function stopFrom(msisdn: string): Promise<void> {
   await h.control.inbound({ MSISDN: msisdn, Text: 'STOP' });
-  // The production relay: a stop word is honoured whether or not a channel takes the message.
-  const polled = await h.bot.relay.pollOnce();
+  // A relay as the bot builds it, new for each STOP: the simulator is reset between tests and hands out
+  // its inbound ids again, which a relay that remembered them would take for messages already seen.
+  const relay = createInboundRelay(h.bot.config, {
+    gateway: h.bot.gateway,
+    store: h.store,
+    logger: silentLogger,
+    poster: createInboundPoster(h.bot.config, {
+      botToken: h.fake.botToken,
+      apiUrl: h.fake.apiUrl,
+      adminUserIds: [users.admin],
+      logger: silentLogger,
+    }),
+    instanceId: `stop-${msisdn}`,
+  });
+  const polled = await relay.pollOnce();
   expect(polled.ok).toBe(true);
   expect(await h.store.optOuts.has(msisdn)).toBe(true);
 }

@@ -112,6 +112,79 @@ export function storeContract(backend: Backend): void {
       expect(await store.outbox.get(b.id)).toMatchObject({ state: 'unknown', reason: 'gateway timed out' });
     });
 
+    it('takes a pending send for abandoned only once its owner stopped renewing the lease', async () => {
+      const live = (await store.outbox.createPending(intent('live', { owner: 'A', leaseUntil: at(30) }))).row;
+      expect(live).toMatchObject({ owner: 'A', leaseUntil: at(30) });
+      // A row from before leases is judged by its age.
+      const old = (await store.outbox.createPending(intent('old', { at: at(0) }))).row;
+      const test = (now: number, unleasedBefore = -1) => ({
+        now: at(now),
+        unleasedBefore: at(unleasedBefore),
+      });
+
+      expect(await store.outbox.abandonedPending(test(29), 10)).toEqual([]);
+      expect((await store.outbox.abandonedPending(test(31), 10)).map((r) => r.id)).toEqual([live.id]);
+      expect((await store.outbox.abandonedPending(test(31, 1), 10)).map((r) => r.id)).toEqual([
+        live.id,
+        old.id,
+      ]);
+
+      // The owner renews while its call is in flight: the reaper that read the row before loses.
+      expect(await store.outbox.renewLease(live.id, 'B', at(90))).toBe(false);
+      expect(await store.outbox.renewLease(live.id, 'A', at(60))).toBe(true);
+      expect(await store.outbox.markAbandoned(live.id, 'owner gone', test(31))).toBe(false);
+      expect((await store.outbox.get(live.id))?.state).toBe('pending');
+      expect(await store.outbox.abandonedPending(test(59), 10)).toEqual([]);
+      const reapers = await Promise.all(
+        [1, 2, 3].map(() => store.outbox.markAbandoned(live.id, 'owner gone', test(61))),
+      );
+      expect(reapers.filter(Boolean)).toHaveLength(1);
+      expect(await store.outbox.get(live.id)).toMatchObject({ state: 'unknown', reason: 'owner gone' });
+      expect(await store.outbox.renewLease(live.id, 'A', at(120))).toBe(false);
+      expect(await store.outbox.markAbandoned(old.id, 'too old', test(61, 1))).toBe(true);
+
+      // Submitted, failed and unknown sends are never abandoned.
+      const done = (await store.outbox.createPending(intent('done', { owner: 'A', leaseUntil: at(1) }))).row;
+      await store.outbox.markSubmitted(done.id, '9');
+      expect(await store.outbox.abandonedPending(test(1000, 1000), 10)).toEqual([]);
+    });
+
+    it('resolves an unknown send: a MessageId makes it submitted and polled, or a person marks it not sent', async () => {
+      const late = (await store.outbox.createPending(intent('late'))).row;
+      const gone = (await store.outbox.createPending(intent('gone'))).row;
+      const pending = (await store.outbox.createPending(intent('pending'))).row;
+      await store.outbox.markUnknown(late.id, 'timed out', at(1));
+      await store.outbox.markUnknown(gone.id, 'timed out', at(1));
+      // markSubmitted stays pending-only; the late path is its own, explicit transition.
+      expect(await store.outbox.markSubmitted(late.id, '41', { at: at(2) })).toBe(false);
+      expect(await store.outbox.resolveSubmitted(pending.id, '41', { note: 'x', at: at(2) })).toBe(false);
+
+      const resolving = await Promise.all([
+        store.outbox.resolveSubmitted(late.id, '41', { note: 'reply came late', at: at(2) }),
+        store.outbox.resolveSubmitted(late.id, '42', { note: 'reply came late', at: at(2) }),
+      ]);
+      expect(resolving.filter(Boolean)).toHaveLength(1);
+      const resolved = await store.outbox.get(late.id);
+      expect(resolved).toMatchObject({ state: 'submitted', reason: 'reply came late', submittedAt: at(2) });
+      expect(['41', '42']).toContain(resolved!.messageId);
+      expect(resolved!.delivery.final).toBe(false);
+      expect((await store.outbox.dueForPoll(at(2), 10)).map((r) => r.id)).toEqual([late.id]);
+      expect(await store.outbox.resolveNotSent(late.id, 'nope', at(3))).toBe(false);
+
+      expect(await store.outbox.resolveNotSent(pending.id, 'nope', at(3))).toBe(false);
+      expect(await store.outbox.resolveNotSent(gone.id, 'no match at the gateway', at(3))).toBe(true);
+      expect(await store.outbox.get(gone.id)).toMatchObject({
+        state: 'failed',
+        reason: 'no match at the gateway',
+      });
+      expect((await store.outbox.get(gone.id))?.delivery.final).toBe(true);
+      // A MessageId that turns up after all still wins over "not sent": the batch went out.
+      expect(await store.outbox.resolveSubmitted(gone.id, '43', { note: 'reply came late', at: at(4) })).toBe(
+        true,
+      );
+      expect(await store.outbox.get(gone.id)).toMatchObject({ state: 'submitted', messageId: '43' });
+    });
+
     it('cancels pending or still-running sends only', async () => {
       const pending = (await store.outbox.createPending(intent('p'))).row;
       const running = (await store.outbox.createPending(intent('r'))).row;

@@ -114,6 +114,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         Object.keys(all).filter((name) => name !== '0001_initial'),
       ]);
       expect(Object.keys(all)).toContain('0003_redaction');
+      expect(Object.keys(all)).toContain('0004_send_leases');
       expect(await store.permissions.getRole('U1')).toBe('admin');
       expect(await store.optOuts.has('+491')).toBe(true);
       await store.drafts.put('k', 'U1', { a: 1 }, new Date(Date.now() + 60_000));

@@ -1,6 +1,8 @@
 import type { Bot } from '../../src/bot.js';
 import type { SlackGateLimits } from '../../src/http/slack-gate.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
+import type { Logger } from '../../src/log.js';
+import type { SlackApp } from '../../src/slack/app.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import type { Store } from '../../src/store/index.js';
 import {
@@ -27,6 +29,9 @@ export interface HarnessOptions {
   fakeSlack?: Parameters<typeof startFakeSlack>[0];
   /** Shrinks the server's limits on /slack/events (e.g. a short body deadline). */
   slackLimits?: Partial<SlackGateLimits>;
+  /** A store of the test's choosing (e.g. PostgreSQL behind a proxy that can be cut); closed with the harness. */
+  store?: Store;
+  logger?: Logger;
 }
 
 /**
@@ -42,6 +47,8 @@ export interface Harness {
   driver: SlackDriver;
   control: SimulatorControl;
   tracker: DeliveryTracker;
+  /** The Bolt app's Web API client, as the bot's own listeners use it. */
+  slackClient: SlackApp['app']['client'];
   botUrl: string;
   /** Runs `/sms <text>` as a user in a channel and returns what Slack got back. */
   sms(text: string, userId?: string, channelId?: string): ReturnType<SlackDriver['slashCommand']>;
@@ -98,6 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     driver,
     control,
     tracker,
+    slackClient: bot.slack.app.client,
     botUrl,
     sms: (text, userId = users.admin, channelId = channels.smsOps) => {
       mark();

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import { GatewayRejected } from '../../gateway/index.js';
 import type { OutboxRow } from '../../store/index.js';
 import { updateCard } from '../cards.js';
@@ -6,18 +7,23 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 
-type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
-async function tellUser(args: ActionArgs, text: string): Promise<void> {
+/** Answers only the user who clicked: a line of text, or a message with blocks. */
+export async function tellUser(
+  args: ActionArgs,
+  message: string | { text: string; blocks: KnownBlock[] },
+): Promise<void> {
+  const content = typeof message === 'string' ? { text: message } : message;
   const channel = args.body.channel?.id;
   if (args.respond && args.body.response_url !== undefined) {
-    await args.respond({ response_type: 'ephemeral', replace_original: false, text });
+    await args.respond({ response_type: 'ephemeral', replace_original: false, ...content });
   } else if (channel) {
-    await args.client.chat.postEphemeral({ channel, user: args.body.user.id, text });
+    await args.client.chat.postEphemeral({ channel, user: args.body.user.id, ...content });
   }
 }
 
-function actionValue(args: ActionArgs): string {
+export function actionValue(args: ActionArgs): string {
   return (args.action as { value?: string }).value ?? '';
 }
 

@@ -3,8 +3,10 @@ import type { SlackDeps } from '../deps.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
 import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
+import { GATEWAY_CHECK_ACTIONS } from '../ui/gateway-check.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
+import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
 
 export function register(app: App, deps: SlackDeps): void {
@@ -17,5 +19,8 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: CARD_ACTIONS.refresh, type: 'block_actions' }, cardRefreshHandler(deps));
   app.action({ action_id: CARD_ACTIONS.cancel, type: 'block_actions' }, cardCancelHandler(deps));
   app.action({ action_id: CANCEL_CONFIRM_ACTION, type: 'block_actions' }, cancelConfirmHandler(deps));
+  app.action({ action_id: CARD_ACTIONS.checkGateway, type: 'block_actions' }, checkGatewayHandler(deps));
+  app.action({ action_id: GATEWAY_CHECK_ACTIONS.confirm, type: 'block_actions' }, confirmMatchHandler(deps));
+  app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
   registerInboundActions(app, deps);
 }

@@ -24,8 +24,8 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'status',
-    usage: 'status <MessageId>',
-    summary: 'delivery report of a batch',
+    usage: 'status <MessageId | S-ref>',
+    summary: 'delivery report of a batch, or a send without a MessageId by its card’s reference',
     example: '/sms status 100042',
     needs: 'viewer',
     group: 'Send',

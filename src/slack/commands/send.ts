@@ -1,4 +1,5 @@
 import { GatewayRejected } from '../../gateway/index.js';
+import type { OutboxRow } from '../../store/index.js';
 import { openCompose, splitSendArguments } from '../compose/open.js';
 import { UserInputError } from '../errors.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
@@ -26,15 +27,44 @@ export function parseMessageId(raw: string | undefined, usage: string): number {
     );
   if (!/^\d+$/.test(text))
     throw new UserInputError(
-      `“${escapeMrkdwn(text)}” is not a MessageId: it is a whole number such as 100042.`,
+      `“${escapeMrkdwn(text)}” is not a MessageId: it is a whole number such as 100042${
+        usage.startsWith('status') ? ' (or a send’s reference such as S-42)' : ''
+      }.`,
     );
   const id = Number(text);
   if (!Number.isSafeInteger(id) || id <= 0) throw new UserInputError(`MessageId ${text} is out of range.`);
   return id;
 }
 
+/** `S-42`: the reference a delivery card shows for a send that has no MessageId. */
+const SEND_REFERENCE = /^s-?(\d{1,15})$/i;
+
+function cardOf(ctx: CommandContext, row: OutboxRow) {
+  return deliveryCard(row, {
+    reportTimeZone: ctx.deps.settings.reportTimeZone,
+    simulated: ctx.deps.settings.simulated,
+  });
+}
+
 export async function statusCommand(ctx: CommandContext): Promise<void> {
-  const messageId = parseMessageId(ctx.args[0], 'status <MessageId>');
+  const reference = SEND_REFERENCE.exec((ctx.args[0] ?? '').trim());
+  if (reference) {
+    const row = await ctx.deps.store.outbox.get(Number(reference[1]));
+    if (!row) {
+      throw new UserInputError(
+        `There is no send ${escapeMrkdwn(ctx.args[0]!.trim().toUpperCase())} in smsops. A card without a MessageId shows its reference, e.g. \`/sms status S-42\`.`,
+      );
+    }
+    if (!row.messageId) {
+      await ctx.respond({ response_type: 'ephemeral', ...cardOf(ctx, row) });
+      return;
+    }
+    return statusOf(ctx, Number(row.messageId));
+  }
+  return statusOf(ctx, parseMessageId(ctx.args[0], 'status <MessageId>'));
+}
+
+async function statusOf(ctx: CommandContext, messageId: number): Promise<void> {
   const row = await ctx.deps.store.outbox.getByMessageId(String(messageId));
   try {
     const { reports } = await ctx.deps.gateway.queryMulti({ messageId });
@@ -43,13 +73,7 @@ export async function statusCommand(ctx: CommandContext): Promise<void> {
     if (row) {
       const fresh = await ctx.deps.store.outbox.get(row.id);
       ctx.deps.nudgeTracker(row.id);
-      await ctx.respond({
-        response_type: 'ephemeral',
-        ...deliveryCard(fresh ?? row, {
-          reportTimeZone: ctx.deps.settings.reportTimeZone,
-          simulated: ctx.deps.settings.simulated,
-        }),
-      });
+      await ctx.respond({ response_type: 'ephemeral', ...cardOf(ctx, fresh ?? row) });
       return;
     }
     await ctx.respond({ response_type: 'ephemeral', ...reportCard(report, ctx.deps.settings) });

@@ -3,7 +3,16 @@ import type { OutboxRow } from '../../store/index.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
 
-export const CARD_ACTIONS = { refresh: 'card_refresh', cancel: 'card_cancel' } as const;
+export const CARD_ACTIONS = {
+  refresh: 'card_refresh',
+  cancel: 'card_cancel',
+  checkGateway: 'card_check_gateway',
+} as const;
+
+/** How a send without a MessageId is named to people: on its card, and in `/sms status S-42`. */
+export function sendReference(row: Pick<OutboxRow, 'id'>): string {
+  return `S-${row.id}`;
+}
 
 export interface CardOptions {
   reportTimeZone: string;
@@ -17,7 +26,7 @@ function stateLine(row: OutboxRow): string {
     case 'failed':
       return `:x: Not sent: ${escapeMrkdwn(row.reason ?? 'unknown reason')}`;
     case 'unknown':
-      return ':warning: *State unknown* — the gateway may have accepted this send. It will not be resent automatically; check with `/sms status` or the gateway panel before sending again.';
+      return `:warning: *State unknown* — the gateway may have accepted this send. It will not be resent automatically: *Check the gateway* looks for it there, and \`/sms status ${sendReference(row)}\` shows this card again. Do not send it again before that.`;
     case 'cancelled':
       return `:no_entry_sign: Cancelled${row.cancelledBy ? ` by <@${row.cancelledBy}>` : ''}${row.delivery.state ? ` (${escapeMrkdwn(row.delivery.state)})` : ''}`;
     default:
@@ -43,7 +52,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ['Recipients', formatCount(row.recipientCount)],
       ['Segments', formatCount(row.segments)],
       ['Estimated cost', row.estimatedCost === null ? '—' : formatCost(row.estimatedCost)],
-      ['MessageId', row.messageId ?? '—'],
+      row.messageId
+        ? ['MessageId', row.messageId]
+        : ['Reference', `\`${sendReference(row)}\` (no MessageId)`],
     ]),
   ];
   if (row.state === 'submitted' || row.state === 'cancelled') {
@@ -53,6 +64,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ),
     );
   }
+  // How a send that was unknown got its MessageId (late reply, or confirmed from the gateway).
+  if (row.state === 'submitted' && row.reason)
+    blocks.push(context(`:information_source: ${escapeMrkdwn(row.reason)}`));
   blocks.push(
     section(
       row.text === '' && row.redactedAt
@@ -66,6 +80,21 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
           : ''),
     ),
   );
+  if (row.state === 'unknown' && !row.messageId) {
+    blocks.push({
+      type: 'actions',
+      block_id: 'card_actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: CARD_ACTIONS.checkGateway,
+          style: 'primary',
+          text: { type: 'plain_text', text: 'Check the gateway' },
+          value: String(row.id),
+        },
+      ],
+    });
+  }
   const open = (row.state === 'submitted' && !row.delivery.final) || row.state === 'unknown';
   if (open && row.messageId) {
     blocks.push({
@@ -102,6 +131,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ],
     });
   }
-  const text = `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
+  const text =
+    row.state === 'unknown'
+      ? `${title} ${sendReference(row)}: state unknown`
+      : `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
   return { text, blocks };
 }

@@ -3,13 +3,14 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
 import type { Role } from '../../store/index.js';
-import { postCard } from '../cards.js';
+import { postCard, updateCard } from '../cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';
 import { context, section, simulatedNotice } from '../ui/blocks.js';
+import { sendReference } from '../ui/card.js';
 import { confirmView, draftSummary, messageView } from '../ui/compose.js';
 import { escapeMrkdwn, plural } from '../ui/format.js';
 import { leftOutText, refusalText } from '../ui/send-checks.js';
@@ -60,7 +61,10 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | un
       return [
         ...notice,
         section(
-          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.`,
+          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.` +
+            (outcome.late
+              ? ' The gateway answered so late that the send had been shown as state unknown meanwhile; it is recorded as sent now.'
+              : ''),
         ),
       ];
     case 'rejected':
@@ -79,7 +83,7 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | un
       return [
         ...notice,
         section(
-          ':warning: *State unknown — check with `/sms status` before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically.',
+          `:warning: *State unknown — check before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically. Its card in the channel offers *Check the gateway*; \`/sms status ${sendReference(outcome.row)}\` shows it again.`,
         ),
       ];
     case 'duplicate':
@@ -134,7 +138,11 @@ async function send(
     .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
   if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
     const row = (await deps.store.outbox.get(outcome.row.id)) ?? outcome.row;
-    await postCard(deps, client, row, stored.threadTs).catch((error: unknown) =>
+    // A send taken for abandoned while its reply was slow already has its card: that one is brought up to date.
+    const shown = row.messageTs
+      ? updateCard(deps, client, row)
+      : postCard(deps, client, row, stored.threadTs);
+    await shown.catch((error: unknown) =>
       deps.logger.warn(
         { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
         'delivery card not posted',

@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool, Updateable } from 'kysely';
 import {
   fromJson,
   fromMillis,
@@ -11,8 +11,8 @@ import {
   toMillisOrNull,
 } from '../codec.js';
 import type { RepoContext } from '../context.js';
-import type { OutboxTable } from '../schema.js';
-import type { JsonValue, OutboxRepo, OutboxRow, OutboxState } from '../types.js';
+import type { Database, OutboxTable } from '../schema.js';
+import type { AbandonedTest, JsonValue, OutboxRepo, OutboxRow, OutboxState } from '../types.js';
 
 type Row = Selectable<OutboxTable>;
 
@@ -49,6 +49,8 @@ function toRow(r: Row): OutboxRow {
     cancelledAt: fromMillisOrNull(r.cancelled_at),
     cancelledBy: r.cancelled_by,
     redactedAt: fromMillisOrNull(r.redacted_at),
+    owner: r.owner,
+    leaseUntil: fromMillisOrNull(r.lease_until),
   };
 }
 
@@ -70,6 +72,19 @@ function payloadKeeping(payload: string | null, keep: (envelope: Envelope) => bo
   return JSON.stringify(envelopes.length > 0 ? { ...rest, envelopes } : rest);
 }
 
+type Condition = (eb: ExpressionBuilder<Database, 'outbox'>) => Expression<SqlBool>;
+
+const notFinal: Condition = (eb) => eb('final', '=', 0);
+
+/** A pending send whose owner stopped renewing its lease, or an old row without a lease that is past its age. */
+const abandoned =
+  (test: AbandonedTest): Condition =>
+  (eb) =>
+    eb.or([
+      eb.and([eb('lease_until', 'is not', null), eb('lease_until', '<', toMillis(test.now))]),
+      eb.and([eb('lease_until', 'is', null), eb('created_at', '<', toMillis(test.unleasedBefore))]),
+    ]);
+
 export function outboxRepo(ctx: RepoContext): OutboxRepo {
   const { db } = ctx;
   const byId = (id: number) => db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
@@ -83,11 +98,11 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
     from: OutboxState[],
     set: Updateable<OutboxTable>,
     isMine: (row: Row) => boolean,
-    extra: 'not-final' | 'any' = 'any',
+    extra?: Condition,
   ): Promise<boolean> {
     return ctx.run(async (attempt) => {
       let query = db.updateTable('outbox').set(set).where('id', '=', id).where('state', 'in', from);
-      if (extra === 'not-final') query = query.where('final', '=', 0);
+      if (extra) query = query.where(extra);
       const changed = await query.returning('id').executeTakeFirst();
       if (changed) return true;
       if (attempt === 0) return false;
@@ -133,6 +148,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
             cancelled_at: null,
             cancelled_by: null,
             redacted_at: null,
+            owner: intent.owner ?? null,
+            lease_until: toMillisOrNull(intent.leaseUntil),
           })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
           .returningAll()
@@ -198,7 +215,74 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
           next_poll_at: null,
         },
         (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
-        'not-final',
+        notFinal,
+      );
+    },
+
+    renewLease: (id, owner, until) =>
+      ctx.run(async () => {
+        const result = await db
+          .updateTable('outbox')
+          .set({ lease_until: toMillis(until) })
+          .where('id', '=', id)
+          .where('state', '=', 'pending')
+          .where('owner', '=', owner)
+          .executeTakeFirst();
+        return result.numUpdatedRows > 0n;
+      }),
+
+    abandonedPending: (test, limit) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('state', '=', 'pending')
+          .where(abandoned(test))
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        return rows.map(toRow);
+      }),
+
+    markAbandoned(id, reason, test) {
+      const ms = toMillis(test.now);
+      return transition(
+        id,
+        ['pending'],
+        { state: 'unknown', reason, updated_at: ms },
+        (row) => row.state === 'unknown' && row.reason === reason && Number(row.updated_at) === ms,
+        abandoned(test),
+      );
+    },
+
+    resolveSubmitted(id, messageId, options) {
+      const at = toMillis(options.at ?? ctx.now());
+      const mid = gatewayIdText(messageId);
+      // A send marked not sent that turns out to have a MessageId was sent after all: the id wins.
+      return transition(
+        id,
+        ['unknown', 'failed'],
+        {
+          state: 'submitted',
+          message_id: mid,
+          reason: options.note,
+          submitted_at: at,
+          updated_at: at,
+          final: 0,
+          next_poll_at: toMillis(options.nextPollAt ?? new Date(at)),
+        },
+        (row) => row.state === 'submitted' && row.message_id === mid,
+        (eb) => eb('message_id', 'is', null),
+      );
+    },
+
+    resolveNotSent(id, reason, at = ctx.now()) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['unknown'],
+        { state: 'failed', reason, updated_at: ms, final: 1, next_poll_at: null },
+        (row) => row.state === 'failed' && row.reason === reason && Number(row.updated_at) === ms,
       );
     },
 

@@ -877,7 +877,7 @@ function renderSimPanel() {
 </fieldset>
 <fieldset><legend>Fault</legend>
 <label for="sim-operation">Operation</label><select id="sim-operation"><option value="">(any)</option>${OPERATIONS.map((o) => `<option>${o}</option>`).join('')}</select>
-<div class="row"><div><label for="sim-kind">Kind</label><select id="sim-kind"><option>timeout</option><option>http500</option><option>notjson</option><option>status</option></select></div>
+<div class="row"><div><label for="sim-kind">Kind</label><select id="sim-kind"><option>timeout</option><option>http500</option><option>notjson</option><option>status</option><option>trickle</option></select></div>
 <div><label for="sim-times">Times</label><input id="sim-times" type="number" min="1" value="1"></div></div>
 <button type="button" class="sim-go" data-sim="fault">Inject fault</button>
 </fieldset>

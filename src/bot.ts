@@ -296,32 +296,20 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       logger,
       charts: config.digests.charts,
     });
+    // Digests and alerts post to Slack in the report zone, at most every DIGEST_MIN_INTERVAL_SECONDS.
+    const posting = { gateway, store, poster: digestPoster, logger, now };
+    const framing = {
+      reportTimeZone: config.reportTimeZone,
+      simulated,
+      minIntervalSeconds: config.digests.minIntervalSeconds,
+    };
     const digests = new DigestScheduler({
-      gateway,
-      store,
-      poster: digestPoster,
-      logger,
-      now,
-      settings: {
-        reportTimeZone: config.reportTimeZone,
-        simulated,
-        instanceId,
-        catchUpMinutes: config.digests.catchUpMinutes,
-        minIntervalSeconds: config.digests.minIntervalSeconds,
-      },
+      ...posting,
+      settings: { ...framing, instanceId, catchUpMinutes: config.digests.catchUpMinutes },
     });
     const alerts = new LowBalanceChecker({
-      gateway,
-      store,
-      poster: digestPoster,
-      logger,
-      now,
-      settings: {
-        reportTimeZone: config.reportTimeZone,
-        simulated,
-        alertCheckMinutes: config.digests.alertCheckMinutes,
-        minIntervalSeconds: config.digests.minIntervalSeconds,
-      },
+      ...posting,
+      settings: { ...framing, alertCheckMinutes: config.digests.alertCheckMinutes },
     });
 
     const retention = new RetentionPurge({

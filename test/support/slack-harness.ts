@@ -87,7 +87,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         : {}),
       ...sendingEnv(options.sending ?? {}),
     },
-    { slackLimits: options.slackLimits },
+    {
+      slackLimits: options.slackLimits,
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    },
   );
   const control = new SimulatorControl({ url: bot.simulatorUrl ?? options.gatewayUrl ?? '' });
   const { deps, store, tracker } = bot;

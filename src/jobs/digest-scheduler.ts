@@ -13,7 +13,7 @@ import {
 import type { DigestPoster } from '../digests/types.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
-import type { DigestKind, Store, Subscription, SubscriptionMeta } from '../store/index.js';
+import type { DigestKind, Store, SubscriptionMeta } from '../store/index.js';
 import { JobLoop } from './loop.js';
 
 export interface DigestSchedulerSettings {
@@ -262,9 +262,4 @@ export class DigestScheduler {
     // A little after the slot, so a clock a few milliseconds behind another instance's still sees it due.
     return Math.max(250, delay + 50);
   }
-}
-
-/** Narrows a subscription to a digest one. */
-export function isDigestSubscription(sub: Subscription): sub is Subscription & DigestSubscription {
-  return sub.kind === 'digest';
 }

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compileSchedule } from '../src/digests/schedule.js';
+import type { DigestPoster } from '../src/digests/types.js';
 import type { Gateway } from '../src/gateway/index.js';
 import { DigestScheduler } from '../src/jobs/digest-scheduler.js';
-import type { DigestPoster } from '../src/jobs/digest-types.js';
-import { compileSchedule } from '../src/jobs/schedule.js';
 import { silentLogger } from '../src/log.js';
 import { openStore } from '../src/store/index.js';
 import type { Figure } from './storage.js';

@@ -1,9 +1,9 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
+import { compileSchedule } from './digests/schedule.js';
+import { DEFAULT_MIN_INTERVAL_SECONDS, requireMinInterval } from './digests/schedule-interval.js';
 import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
-import { compileSchedule } from './jobs/schedule.js';
-import { DEFAULT_MIN_INTERVAL_SECONDS, requireMinInterval } from './jobs/schedule-interval.js';
 import { concealSecrets, shown } from './secrets.js';
 import { DEFAULT_STOP_WORDS } from './sms/index.js';
 import { maskUrl } from './store/url.js';

@@ -1,10 +1,10 @@
+import { DEFAULT_MIN_INTERVAL_SECONDS } from '../digests/schedule-interval.js';
 import { runwayOf, spendOf, spendWindow } from '../digests/spend.js';
+import type { AlertChange, DigestPoster, Runway } from '../digests/types.js';
 import type { Balance, Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
-import type { AlertChange, DigestPoster, Runway } from './digest-types.js';
 import { JobLoop } from './loop.js';
-import { DEFAULT_MIN_INTERVAL_SECONDS } from './schedule-interval.js';
 
 export interface LowBalanceCheckerSettings {
   reportTimeZone: string;

@@ -1,20 +1,20 @@
-import type { Gateway } from '../gateway/index.js';
-import type { Logger } from '../log.js';
-import type { DigestKind, Store, Subscription, SubscriptionMeta } from '../store/index.js';
-import { buildDigest, memoryAfter, periodOf } from './digest-build.js';
-import { memoGateway } from './digest-gateway-memo.js';
-import { readMemory, writeMemory } from './digest-memory.js';
-import type { DigestPoster } from './digest-types.js';
-import { JobLoop } from './loop.js';
-import type { Schedule } from './schedule.js';
-import { describeCron } from './schedule-forms.js';
+import { buildDigest, memoryAfter, periodOf } from '../digests/build.js';
+import { memoGateway } from '../digests/gateway-memo.js';
+import { readMemory, writeMemory } from '../digests/memory.js';
+import type { Schedule } from '../digests/schedule.js';
+import { describeCron } from '../digests/schedule-forms.js';
 import {
   DEFAULT_MIN_INTERVAL_SECONDS,
   describeEffective,
   describeInterval,
   type EffectiveSchedule,
   effectiveSchedule,
-} from './schedule-interval.js';
+} from '../digests/schedule-interval.js';
+import type { DigestPoster } from '../digests/types.js';
+import type { Gateway } from '../gateway/index.js';
+import type { Logger } from '../log.js';
+import type { DigestKind, Store, SubscriptionMeta } from '../store/index.js';
+import { JobLoop } from './loop.js';
 
 export interface DigestSchedulerSettings {
   /** Shown in digests; each subscription keeps the zone it was made in for its schedule. */
@@ -262,9 +262,4 @@ export class DigestScheduler {
     // A little after the slot, so a clock a few milliseconds behind another instance's still sees it due.
     return Math.max(250, delay + 50);
   }
-}
-
-/** Narrows a subscription to a digest one. */
-export function isDigestSubscription(sub: Subscription): sub is Subscription & DigestSubscription {
-  return sub.kind === 'digest';
 }

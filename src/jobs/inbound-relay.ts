@@ -8,6 +8,7 @@ import { type PlannedPost, planPosts } from './inbound-plan.js';
 import { ChannelUnavailable, type InboundPoster, PostRateLimited, type RelayItem } from './inbound-poster.js';
 import { channelsFor, routesWithDefault } from './inbound-routing.js';
 import { SurveyMatcher } from './inbound-surveys.js';
+import { JobLoop } from './loop.js';
 
 export interface InboundRelaySettings {
   /**
@@ -115,8 +116,10 @@ export class InboundRelay {
   readonly #slackFailing = new Map<string, Date>();
   #abort = new AbortController();
   #stopping = false;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #loop: JobLoop;
   #cycle: Promise<PollResult> | undefined;
+  /** What the loop's last poll did: it decides how soon the next one runs. */
+  #lastLoopResult: PollResult | undefined;
   #outage: Outage | undefined;
   #lastCycleError: string | undefined;
   #lastSuccessfulPoll: Date | undefined;
@@ -139,6 +142,15 @@ export class InboundRelay {
     const clock = () => this.#now().getTime();
     this.#pacer = new ChannelPacer(this.#s.postIntervalMs, clock, options.sleep ?? sleep);
     this.#surveys = new SurveyMatcher(options.gateway, this.#s.surveyKeywords, clock);
+    this.#loop = new JobLoop({
+      name: 'inbound relay poll',
+      logger: options.logger,
+      run: async () => {
+        this.#lastLoopResult = await this.pollOnce();
+      },
+      nextDelayMs: () => this.#nextDelayMs(),
+      fallbackDelayMs: this.#s.pollSeconds * 1000,
+    });
   }
 
   /** When Receive last answered (for /healthz). */
@@ -149,15 +161,15 @@ export class InboundRelay {
   start(): void {
     this.#stopping = false;
     this.#abort = new AbortController();
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Lets the post in flight finish and be recorded, gives back the claims not yet posted, then resolves. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
     this.#abort.abort(new Error('inbound relay stopping'));
+    await this.#loop.stop();
+    // A poll started by pollOnce() rather than by the loop is waited for too.
     await this.#cycle;
   }
 
@@ -169,14 +181,10 @@ export class InboundRelay {
     return this.#cycle;
   }
 
-  #schedule(delayMs: number): void {
-    if (this.#stopping) return;
-    this.#timer = setTimeout(async () => {
-      const result = await this.pollOnce();
-      const seconds = result.more ? 0 : backoffSeconds(this.#s.pollSeconds, this.#outage?.failures ?? 0);
-      this.#schedule(seconds * 1000);
-    }, delayMs);
-    this.#timer.unref();
+  /** At once when a poll ran out of time with work left; otherwise the poll interval, backed off in an outage. */
+  #nextDelayMs(): number {
+    if (this.#lastLoopResult?.more) return 0;
+    return backoffSeconds(this.#s.pollSeconds, this.#outage?.failures ?? 0) * 1000;
   }
 
   async #run(): Promise<PollResult> {

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../jobs/digest-types.js';
+import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../digests/types.js';
 import type { Logger } from '../log.js';
 import { monthlyChartPng } from './charts-png.js';
 import { slackRefusalOf } from './errors.js';

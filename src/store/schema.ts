@@ -136,6 +136,13 @@ export interface DraftsTable {
   created_at: number;
 }
 
+/** What a digest subscription remembers of its last posted digest (JSON written by the digest domain). */
+export interface DigestMemoryTable {
+  subscription_id: number;
+  memory: string;
+  updated_at: number;
+}
+
 export interface Database {
   outbox: OutboxTable;
   inbound_messages: InboundMessagesTable;
@@ -149,4 +156,5 @@ export interface Database {
   recipient_lists: RecipientListsTable;
   templates: TemplatesTable;
   drafts: DraftsTable;
+  digest_memory: DigestMemoryTable;
 }

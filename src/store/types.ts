@@ -418,6 +418,16 @@ export interface DraftsRepo {
   forgetNumber(msisdn: string): Promise<number>;
 }
 
+// ---- digest memory ----
+
+/** What each digest subscription remembers of its last posted digest, shared by every instance. */
+export interface DigestMemoryRepo {
+  /** The memory as it was last written, or undefined before the subscription's first digest. */
+  get(subscriptionId: number): Promise<string | undefined>;
+  /** Stores or replaces the subscription's memory. */
+  put(subscriptionId: number, memory: string, at?: Date): Promise<void>;
+}
+
 // ---- the store ----
 
 export interface Store {
@@ -434,6 +444,7 @@ export interface Store {
   readonly recipientLists: RecipientListsRepo;
   readonly templates: TemplatesRepo;
   readonly drafts: DraftsRepo;
+  readonly digestMemory: DigestMemoryRepo;
   health(): Promise<Health>;
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { InvalidScheduleError } from '../../src/digests/schedule.js';
+import { describeCron, parseScheduleWords, SCHEDULE_EXAMPLES } from '../../src/digests/schedule-forms.js';
 import { parseSurveyKeywords } from '../../src/jobs/inbound-surveys.js';
-import { InvalidScheduleError } from '../../src/jobs/schedule.js';
-import { describeCron, parseScheduleWords, SCHEDULE_EXAMPLES } from '../../src/jobs/schedule-forms.js';
 import { parseCommand, tokenize } from '../../src/slack/commands/parse.js';
 import { fromSlack } from '../../src/slack/commands/slack-text.js';
 import { splitSendArguments } from '../../src/slack/compose/open.js';

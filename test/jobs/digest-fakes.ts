@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../../src/digests/types.js';
 import type {
   Balance,
   BalanceLogEntry,
@@ -9,12 +10,6 @@ import type {
   Survey,
   SurveyAnswer,
 } from '../../src/gateway/index.js';
-import type {
-  DigestFraming,
-  DigestPoster,
-  DigestReport,
-  LowBalanceAlert,
-} from '../../src/jobs/digest-types.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
 /** A gateway holding plain figures the test changes between calls; every other operation is refused. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DIGEST_CREATOR, ensureDefaultDigests } from '../../src/jobs/digest-defaults.js';
-import { readMemory } from '../../src/jobs/digest-memory.js';
+import { DEFAULT_DIGEST_CREATOR, ensureDefaultDigests } from '../../src/digests/defaults.js';
+import { readMemory } from '../../src/digests/memory.js';
+import type { BalanceDigest, SurveysDigest } from '../../src/digests/types.js';
 import { DigestScheduler, digestJob } from '../../src/jobs/digest-scheduler.js';
-import type { BalanceDigest, SurveysDigest } from '../../src/jobs/digest-types.js';
 import { silentLogger } from '../../src/log.js';
 import type { DigestKind, Store } from '../../src/store/index.js';
 import { FakeGateway, RecordingPoster, tempStore, twelveMonths } from './digest-fakes.js';

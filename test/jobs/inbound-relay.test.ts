@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backoffSeconds } from '../../src/jobs/inbound-relay.js';
 import {
   capturingLogger,
@@ -218,6 +218,32 @@ describe('inbound relay: faults', () => {
     expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 2 });
     expect(lines.filter((l) => l.msg.includes('answers again'))).toHaveLength(1);
     expect(postCounts(rig)[channels.smsOps]).toEqual({ [before!]: 1, [during[0]!]: 1, [during[1]!]: 1 });
+  });
+
+  it('started, it polls on its own clock and waits longer after each failed poll, until stopped', async () => {
+    const relay = rig.relay({ settings: { pollSeconds: 1 } });
+    await rig.control.fault({ operation: 'Receive', kind: 'http500', times: 1000 });
+    const receives = () => rig.control.callCount('Receive');
+    const base = await receives();
+    // Each poll's Receive is tried twice by the client; a poll is seen when both tries are in.
+    const polled = async (polls: number) => {
+      await vi.waitFor(async () => expect(await receives()).toBeGreaterThanOrEqual(base + 2 * polls), {
+        timeout: 15_000,
+        interval: 25,
+      });
+      return Date.now();
+    };
+    relay.start();
+    try {
+      const first = await polled(1);
+      const second = await polled(2);
+      const third = await polled(3);
+      // One failure: 2 s before the next poll; two: 4 s (1 s apart while the gateway answers).
+      expect(second - first).toBeGreaterThanOrEqual(1_900);
+      expect(third - second).toBeGreaterThanOrEqual(3_900);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('backs off exponentially, up to five minutes', () => {

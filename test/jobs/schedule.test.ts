@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { compileSchedule, InvalidScheduleError } from '../../src/digests/schedule.js';
+import { describeCron, parseScheduleWords } from '../../src/digests/schedule-forms.js';
+import { atMostEvery, describeInterval } from '../../src/digests/schedule-interval.js';
 import { DigestScheduler, digestJob } from '../../src/jobs/digest-scheduler.js';
-import { compileSchedule, InvalidScheduleError } from '../../src/jobs/schedule.js';
-import { describeCron, parseScheduleWords } from '../../src/jobs/schedule-forms.js';
-import { atMostEvery, describeInterval } from '../../src/jobs/schedule-interval.js';
 import { silentLogger } from '../../src/log.js';
 import type { Store } from '../../src/store/index.js';
 import { FakeGateway, RecordingPoster, tempStore } from './digest-fakes.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildBalanceDigest } from '../../src/digests/balance.js';
 import { runwayOf, spendOf } from '../../src/digests/spend.js';
+import { statsDigestOf } from '../../src/digests/stats.js';
+import type { DigestFraming, SurveysDigest } from '../../src/digests/types.js';
 import type { BalanceLogEntry, Survey, SurveyAnswer } from '../../src/gateway/index.js';
-import { buildBalanceDigest } from '../../src/jobs/digest-balance.js';
-import { statsDigestOf } from '../../src/jobs/digest-stats.js';
-import type { DigestFraming, SurveysDigest } from '../../src/jobs/digest-types.js';
 import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts-png.js';
 import { lowBalanceAlertMessage } from '../../src/slack/ui/digest-alert.js';
 import { balanceDigestMessage } from '../../src/slack/ui/digest-balance.js';

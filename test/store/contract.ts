@@ -598,6 +598,20 @@ export function storeContract(backend: Backend): void {
     });
   });
 
+  describe('digest memory', () => {
+    it('keeps one memory per subscription, replaced by the next digest, apart from relay cursors', async () => {
+      expect(await store.digestMemory.get(7)).toBeUndefined();
+      await store.digestMemory.put(7, '{"slot":"a"}', at(0));
+      await store.digestMemory.put(8, '{"slot":"other"}', at(0));
+      await store.digestMemory.put(7, '{"slot":"b"}', at(60));
+      expect(await store.digestMemory.get(7)).toBe('{"slot":"b"}');
+      expect(await store.digestMemory.get(8)).toBe('{"slot":"other"}');
+      expect(await store.inbound.getCursor('digest:7')).toBeUndefined();
+      await store.inbound.setCursor('digest:9', '{"slot":"cursor"}');
+      expect(await store.digestMemory.get(9)).toBeUndefined();
+    });
+  });
+
   describe('recipient lists and templates', () => {
     it('creates lists under unique names, updates, lists and deletes them', async () => {
       const made = await store.recipientLists.create({

@@ -122,6 +122,34 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await store.close();
     });
 
+    it('upgrade carries digest memory kept among the relay cursors over to its own table', async () => {
+      const { url, schema } = target();
+      const db = kyselyFor(kind, url, schema);
+      const all = await migrationProvider(kind).getMigrations();
+      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0005_digest_memory'));
+      const beforeDigestMemory = new Migrator({
+        db,
+        provider: { getMigrations: async () => before },
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        migrationTableSchema: schema,
+      });
+      expect((await beforeDigestMemory.migrateToLatest()).error).toBeUndefined();
+      const old = repositories({ db, run: (op) => op(0), now: () => new Date() });
+      const memory = '{"slot":"2030-01-01T08:00:00.000Z","at":"2030-01-01T08:00:03.000Z","usable":41.5}';
+      await old.inbound.setCursor('digest:12', memory, new Date('2030-01-01T08:00:03.000Z'));
+      await old.inbound.setCursor('inbound', '2030-01-01T07:59:00.000Z');
+      await db.destroy();
+
+      const log = captureLogger();
+      const store = await openStore(url, { schema, logger: log.logger });
+      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([['0005_digest_memory']]);
+      expect(await store.digestMemory.get(12)).toBe(memory);
+      expect(await store.digestMemory.get(13)).toBeUndefined();
+      expect(await store.inbound.getCursor('inbound')).toBe('2030-01-01T07:59:00.000Z');
+      await store.close();
+    });
+
     it('are safe when several opens of one fresh store start at once: one migrates, all work', async () => {
       const { url, schema } = target();
       const logs = Array.from({ length: 4 }, () => captureLogger());

@@ -1,16 +1,16 @@
-import { buildDigest, periodOf } from '../../jobs/digest-build.js';
-import { DEFAULT_DIGEST_CREATOR } from '../../jobs/digest-defaults.js';
-import { memoGateway } from '../../jobs/digest-gateway-memo.js';
-import { readMemory } from '../../jobs/digest-memory.js';
-import { DIGEST_KINDS } from '../../jobs/digest-types.js';
-import { compileSchedule, InvalidScheduleError } from '../../jobs/schedule.js';
-import { describeCron, parseScheduleWords, SCHEDULE_EXAMPLES } from '../../jobs/schedule-forms.js';
+import { buildDigest, periodOf } from '../../digests/build.js';
+import { DEFAULT_DIGEST_CREATOR } from '../../digests/defaults.js';
+import { memoGateway } from '../../digests/gateway-memo.js';
+import { readMemory } from '../../digests/memory.js';
+import { compileSchedule, InvalidScheduleError } from '../../digests/schedule.js';
+import { describeCron, parseScheduleWords, SCHEDULE_EXAMPLES } from '../../digests/schedule-forms.js';
 import {
   DEFAULT_MIN_INTERVAL_SECONDS,
   describeEffective,
   effectiveSchedule,
   requireMinInterval,
-} from '../../jobs/schedule-interval.js';
+} from '../../digests/schedule-interval.js';
+import { DIGEST_KINDS } from '../../digests/types.js';
 import type { DigestKind, Subscription } from '../../store/index.js';
 import { UserInputError, userMessageFor } from '../errors.js';
 import { denialText, satisfies } from '../permissions.js';

@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import type { DigestFraming, LowBalanceAlert } from '../../jobs/digest-types.js';
+import type { DigestFraming, LowBalanceAlert } from '../../digests/types.js';
 import { context, section, simulatedNotice } from './blocks.js';
 import { runwayLine } from './digest-balance.js';
 import type { DigestMessage } from './digest-common.js';

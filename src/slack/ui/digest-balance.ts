@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import { todayLabel } from '../../digests/spend.js';
+import type { BalanceDigest, DigestFraming, Runway } from '../../digests/types.js';
 import type { BalanceLogEntry } from '../../gateway/index.js';
-import type { BalanceDigest, DigestFraming, Runway } from '../../jobs/digest-types.js';
 import { fields, section } from './blocks.js';
 import { type DigestMessage, digestFoot, digestHead, durationInDays, signedMoney } from './digest-common.js';
 import { formatMoney, formatTime } from './format.js';

@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import type { DigestFraming } from '../../jobs/digest-types.js';
+import type { DigestFraming } from '../../digests/types.js';
 import { context, header, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatMoney, formatTime } from './format.js';
 

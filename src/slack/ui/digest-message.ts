@@ -1,4 +1,4 @@
-import type { DigestFraming, DigestReport } from '../../jobs/digest-types.js';
+import type { DigestFraming, DigestReport } from '../../digests/types.js';
 import { balanceDigestMessage } from './digest-balance.js';
 import type { DigestMessage } from './digest-common.js';
 import { statsDigestMessage } from './digest-stats.js';

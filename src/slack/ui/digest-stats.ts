@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
+import type { DigestFraming, StatsDigest } from '../../digests/types.js';
 import type { MonthlyStats } from '../../gateway/index.js';
-import type { DigestFraming, StatsDigest } from '../../jobs/digest-types.js';
 import { textBarChart } from '../charts.js';
 import { context, section } from './blocks.js';
 import { type DigestMessage, digestFoot, digestHead } from './digest-common.js';

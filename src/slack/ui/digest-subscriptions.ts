@@ -1,5 +1,5 @@
 import type { KnownBlock } from '@slack/types';
-import { describeCron } from '../../jobs/schedule-forms.js';
+import { describeCron } from '../../digests/schedule-forms.js';
 import type { Subscription } from '../../store/index.js';
 import { context, header, section, simulatedNotice } from './blocks.js';
 import type { DigestMessage } from './digest-common.js';

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
+import type { DigestFraming, SurveyDigestEntry, SurveysDigest } from '../../digests/types.js';
 import type { SurveyAnswer } from '../../gateway/index.js';
-import type { DigestFraming, SurveyDigestEntry, SurveysDigest } from '../../jobs/digest-types.js';
 import { context, LIMITS, section } from './blocks.js';
 import { type DigestMessage, digestFoot, digestHead, FRAME_BLOCKS } from './digest-common.js';
 import { formatCount, formatTime, plural } from './format.js';

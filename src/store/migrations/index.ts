@@ -4,6 +4,7 @@ import * as initial from './0001_initial.js';
 import * as drafts from './0002_drafts.js';
 import * as redaction from './0003_redaction.js';
 import * as sendLeases from './0004_send_leases.js';
+import * as digestMemory from './0005_digest_memory.js';
 
 // Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
 // A new migration is a new file with the next number, appended to this list.
@@ -13,6 +14,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0002_drafts': { up: (db) => drafts.up(db) },
     '0003_redaction': { up: (db) => redaction.up(db) },
     '0004_send_leases': { up: (db) => sendLeases.up(db) },
+    '0005_digest_memory': { up: (db) => digestMemory.up(db) },
   };
   return { getMigrations: async () => migrations };
 }

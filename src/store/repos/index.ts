@@ -1,6 +1,7 @@
 import type { RepoContext } from '../context.js';
 import type { Store } from '../types.js';
 import { auditRepo } from './audit.js';
+import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
 import { inboundRepo } from './inbound.js';
 import { jobRunsRepo } from './job-runs.js';
@@ -25,5 +26,6 @@ export function repositories(ctx: RepoContext): Repositories {
     recipientLists: recipientListsRepo(ctx),
     templates: templatesRepo(ctx),
     drafts: draftsRepo(ctx),
+    digestMemory: digestMemoryRepo(ctx),
   };
 }

@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js';
-import { DIGEST_KINDS } from './digest-types.js';
 import { compileSchedule } from './schedule.js';
+import { DIGEST_KINDS } from './types.js';
 
 /** Marks the subscriptions start-up makes from DIGEST_CHANNEL, so a changed setting can replace them. */
 export const DEFAULT_DIGEST_CREATOR = 'DIGEST_CHANNEL';

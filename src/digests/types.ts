@@ -1,6 +1,6 @@
-import type { Runway, Spend } from '../digests/spend.js';
 import type { Balance, BalanceLogEntry, MonthlyStats, Survey, SurveyAnswer } from '../gateway/index.js';
 import type { DigestKind } from '../store/index.js';
+import type { Runway, Spend } from './spend.js';
 
 export type { Runway, Spend };
 

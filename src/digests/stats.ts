@@ -1,6 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import type { Gateway, MonthlyStats } from '../gateway/index.js';
-import type { StatsDigest } from './digest-types.js';
+import type { StatsDigest } from './types.js';
 
 export const STATS_MONTHS = 12;
 

@@ -1,6 +1,6 @@
 import type { Gateway, Survey, SurveyAnswer } from '../gateway/index.js';
-import type { DigestMemory } from './digest-memory.js';
-import type { SurveyDigestEntry, SurveysDigest } from './digest-types.js';
+import type { DigestMemory } from './memory.js';
+import type { SurveyDigestEntry, SurveysDigest } from './types.js';
 
 /** Surveys whose answers a digest reads and shows: one GetSurveyAnswers call each, and room in one message. */
 export const MAX_DIGEST_SURVEYS = 8;

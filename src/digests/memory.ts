@@ -2,8 +2,7 @@ import type { Store } from '../store/index.js';
 
 /**
  * What a subscription remembers of its last posted digest, so the next one can say what changed. Kept in
- * the store's generic name → value table (the relay's cursors) under `digest:<subscription id>`: every
- * instance reads the same memory, and nothing new is needed in the schema.
+ * the store's digest memory, one entry per subscription: every instance reads the same memory.
  */
 export interface DigestMemory {
   /** The slot (ISO instant) of the last posted digest. */
@@ -16,10 +15,8 @@ export interface DigestMemory {
   answered?: Record<string, number>;
 }
 
-export const memoryKey = (subscriptionId: number): string => `digest:${subscriptionId}`;
-
 export async function readMemory(store: Store, subscriptionId: number): Promise<DigestMemory | undefined> {
-  const raw = await store.inbound.getCursor(memoryKey(subscriptionId));
+  const raw = await store.digestMemory.get(subscriptionId);
   if (!raw) return undefined;
   try {
     const value = JSON.parse(raw) as DigestMemory;
@@ -31,5 +28,5 @@ export async function readMemory(store: Store, subscriptionId: number): Promise<
 }
 
 export async function writeMemory(store: Store, subscriptionId: number, memory: DigestMemory): Promise<void> {
-  await store.inbound.setCursor(memoryKey(subscriptionId), JSON.stringify(memory), new Date(memory.at));
+  await store.digestMemory.put(subscriptionId, JSON.stringify(memory), new Date(memory.at));
 }

@@ -1,11 +1,11 @@
 import type { Gateway } from '../gateway/index.js';
 import type { DigestKind } from '../store/index.js';
-import { buildBalanceDigest } from './digest-balance.js';
-import type { DigestMemory } from './digest-memory.js';
-import { buildStatsDigest } from './digest-stats.js';
-import { buildSurveysDigest } from './digest-surveys.js';
-import type { DigestReport } from './digest-types.js';
+import { buildBalanceDigest } from './balance.js';
+import type { DigestMemory } from './memory.js';
 import type { Schedule } from './schedule.js';
+import { buildStatsDigest } from './stats.js';
+import { buildSurveysDigest } from './surveys.js';
+import type { DigestReport } from './types.js';
 
 const DAY_MS = 86_400_000;
 

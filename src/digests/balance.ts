@@ -1,7 +1,7 @@
-import { directionOf, runwayOf, spendOf, spendWindow } from '../digests/spend.js';
 import type { Balance, BalanceLogEntry, Gateway } from '../gateway/index.js';
-import type { DigestMemory } from './digest-memory.js';
-import type { BalanceDigest } from './digest-types.js';
+import type { DigestMemory } from './memory.js';
+import { directionOf, runwayOf, spendOf, spendWindow } from './spend.js';
+import type { BalanceDigest } from './types.js';
 
 /** Largest debits and credits listed: enough to spot what moved the balance, short enough to read. */
 export const LARGEST_ENTRIES = 3;

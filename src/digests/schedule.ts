@@ -85,16 +85,6 @@ export function compileSchedule(expression: string, timeZone: string): Schedule 
   return new CronSchedule(text, timeZone, fields);
 }
 
-/** Whether the expression is one compileSchedule accepts. */
-export function isValidSchedule(expression: string, timeZone = 'UTC'): boolean {
-  try {
-    compileSchedule(expression, timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 class CronSchedule implements Schedule {
   readonly #fields: Fields;
   readonly #everyHour: boolean;

@@ -5,15 +5,14 @@ import type { FaultInjector } from './faults.js';
 import { parseApiArgs, readBody, sendJson } from './http-io.js';
 import { METHODS } from './methods/index.js';
 import type { TokenBuckets } from './rate-limiter.js';
+import { checkScopes } from './scopes.js';
 import type { WorkspaceState } from './workspace-state.js';
-
-/** What a bot token installed with this app's manifest would carry; web-api surfaces it as response_metadata.scopes. */
-const BOT_SCOPES =
-  'chat:write,commands,channels:read,groups:read,im:write,users:read,files:write,channels:join';
 
 export interface ApiRouterDeps {
   state: WorkspaceState;
   botToken: string;
+  /** What the bot token was granted; web-api surfaces it as response_metadata.scopes. */
+  scopes: ReadonlySet<string>;
   faults: FaultInjector;
   limiter: TokenBuckets | undefined;
   logger: Logger;
@@ -55,7 +54,10 @@ export async function handleApiRequest(
     injected: answer.injected ?? false,
   });
   deps.logger.debug({ method, status: answer.status, error: answer.body.error }, 'fake slack api call');
-  sendJson(res, answer.status, answer.body, { 'x-oauth-scopes': BOT_SCOPES, ...answer.headers });
+  sendJson(res, answer.status, answer.body, {
+    'x-oauth-scopes': [...deps.scopes].join(','),
+    ...answer.headers,
+  });
 }
 
 function answerCall(
@@ -69,6 +71,7 @@ function answerCall(
   const handler = METHODS[method];
   if (!handler) throw new SlackApiError('unknown_method');
   checkToken(deps.botToken, req, args);
+  checkScopes(deps.scopes, method, args, deps.state.directory);
   const retryAfter = rateLimit(deps, method, args);
   if (retryAfter > 0) {
     return {

@@ -190,7 +190,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         text: input.text,
         ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
       });
-      const channelType = channel.kind === 'im' ? 'im' : channel.kind === 'private' ? 'group' : 'channel';
+      const channelType = { im: 'im', mpim: 'mpim', private: 'group', public: 'channel' }[channel.kind];
       const event = { ...message, event_ts: message.ts, channel_type: channelType };
       return { ...(await sendEvent(event, input)), message };
     },

@@ -6,6 +6,7 @@ import { UPLOAD_PATH } from './methods/index.js';
 import type { ResponseUrlPost, WorkspaceIdentity } from './model.js';
 import { type RateLimitOptions, TokenBuckets } from './rate-limiter.js';
 import type { ResponseTarget } from './response-urls.js';
+import { manifestBotScopes } from './scopes.js';
 import { deliverResponse, handleFileDownload, handleResponseUrl, handleUpload } from './side-routes.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -28,6 +29,8 @@ export interface SlackSide {
 export interface SlackRoutesOptions {
   state: WorkspaceState;
   botToken: string;
+  /** The bot token's scopes; by default those manifest.yml requests, so a call the manifest does not allow fails. */
+  scopes?: readonly string[];
   /** `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3. */
   rateLimits?: boolean | RateLimitOptions;
   logger: Logger;
@@ -53,13 +56,14 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
   const rateLimits = options.rateLimits === true ? {} : options.rateLimits || undefined;
   const limiter = rateLimits ? new TokenBuckets(rateLimits, state.clock) : undefined;
   const faults = new FaultInjector();
+  const scopes = new Set(options.scopes ?? manifestBotScopes());
   const responsePrefix = () => `${options.baseUrl()}${RESPONSE_PATH}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     const path = url.pathname;
     if (path.startsWith(API_PATH)) {
-      const deps = { state, botToken, faults, limiter, logger, baseUrl: options.baseUrl() };
+      const deps = { state, botToken, scopes, faults, limiter, logger, baseUrl: options.baseUrl() };
       const method = decodeURIComponent(path.slice(API_PATH.length));
       await handleApiRequest(deps, method, req, res, url.searchParams);
       return true;

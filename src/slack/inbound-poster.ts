@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import {
   channelProblemText,
   INBOUND_POST_CAPACITY,
-  inboundItemText,
+  inboundItemSize,
   inboundPost,
 } from './ui/inbound-post.js';
 
@@ -124,7 +124,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
 
   return {
     capacity: INBOUND_POST_CAPACITY,
-    size: (item: RelayItem) => inboundItemText(item, options.reportTimeZone).length,
+    size: (item: RelayItem) => inboundItemSize(item, options.reportTimeZone),
     async post(target, request) {
       let failure: Error;
       try {

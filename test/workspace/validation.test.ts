@@ -106,6 +106,26 @@ describe('Slack-like validation', () => {
     );
   });
 
+  it('refuses blocks too long in total with msg_blocks_too_long, button values counted, each block valid', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    const withButton = (text: string, value: string) => ({
+      ...section(text),
+      accessory: { ...button('Reply', 'reply'), value },
+    });
+    // Five sections of 2,200 characters: each within its 3,000, 11,000 in all, and fine.
+    const fine = Array.from({ length: 5 }, () => section('x'.repeat(2200)));
+    const posted = await client.chat.postMessage({ channel: channels.smsOps, text: 'ok', blocks: fine });
+    // The same text with a 300-character button value on each: 12,500 characters, refused.
+    const tooLong = Array.from({ length: 5 }, () => withButton('x'.repeat(2200), 'v'.repeat(300)));
+    for (const call of [
+      client.chat.postMessage({ channel: channels.smsOps, text: 'x', blocks: tooLong }),
+      client.chat.update({ channel: channels.smsOps, ts: posted.ts!, text: 'x', blocks: tooLong }),
+    ]) {
+      expect((await slackError(call)).error).toBe('msg_blocks_too_long');
+    }
+  });
+
   it('refuses blocks that are not JSON with invalid_blocks_format', async () => {
     const client = clientFor(await fakeSlack());
     const refusal = await slackError(

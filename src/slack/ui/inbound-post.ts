@@ -1,17 +1,23 @@
 import type { KnownBlock } from '@slack/types';
 import type { PostRequest, RelayItem } from '../../jobs/inbound-poster.js';
 import { formatForPeople } from '../../sms/index.js';
-import { context, LIMITS, simulatedNotice } from './blocks.js';
+import { blocksCharacters, context, LIMITS, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatTime, plural, truncate } from './format.js';
 
 export const INBOUND_REPLY_ACTION = 'inbound_reply';
 
+/** Room kept for the simulated notice and the burst note, which share a post with the SMS sections. */
+const NOTES_RESERVE = 600;
+
 /**
  * One section per SMS, and room for the simulated notice and the burst note: 48 of Slack's 50 blocks.
- * The size budget is ours: Slack caps each section at 3,000 characters but a post of 48 full ones
- * would be unreadable and near Slack's undocumented payload limits, so long texts make posts shorter.
+ * Sizes are what Slack counts against its total for a message's blocks (inboundItemSize), so long texts
+ * make posts shorter and no post is refused as msg_blocks_too_long.
  */
-export const INBOUND_POST_CAPACITY = { items: LIMITS.blocksPerMessage - 2, size: 12_000 } as const;
+export const INBOUND_POST_CAPACITY = {
+  items: LIMITS.blocksPerMessage - 2,
+  size: LIMITS.blocksCharactersPerMessage - NOTES_RESERVE,
+} as const;
 
 /** An SMS is at most ten segments (1,530 GSM characters); its quote stays well inside one section. */
 const MAX_QUOTE_UNITS = 2_600;
@@ -101,6 +107,11 @@ function itemBlock(item: RelayItem, timeZone: string): KnownBlock {
       value: replyValue(item),
     },
   };
+}
+
+/** What one SMS's section weighs in a post: its text, its Reply button, value and ids included. */
+export function inboundItemSize(item: RelayItem, timeZone: string): number {
+  return blocksCharacters(itemBlock(item, timeZone));
 }
 
 /** The notification line: what a phone shows, escaped like the rest. */

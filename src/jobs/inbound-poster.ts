@@ -54,6 +54,17 @@ export class ChannelUnavailable extends Error {
   }
 }
 
+/**
+ * The chat system refused this post for what it is (too long, blocks it will not take): the same post can never
+ * succeed, so its messages are skipped (they stay in /sms inbox) and the admins were told once.
+ */
+export class PostRefused extends Error {
+  override readonly name = 'PostRefused';
+  constructor(readonly reason: string) {
+    super(`post refused: ${reason}`);
+  }
+}
+
 /** Any other failure: nothing is known to be posted, so the messages are tried again later. */
 export class PostFailed extends Error {
   override readonly name = 'PostFailed';

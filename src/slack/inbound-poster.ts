@@ -5,6 +5,7 @@ import {
   type InboundPoster,
   PostFailed,
   PostRateLimited,
+  PostRefused,
   type PostRequest,
   type PostTarget,
   type RelayItem,
@@ -15,6 +16,7 @@ import {
   INBOUND_POST_CAPACITY,
   inboundItemSize,
   inboundPost,
+  postRefusedText,
 } from './ui/inbound-post.js';
 
 export interface SlackInboundPosterOptions {
@@ -60,6 +62,20 @@ const CHANNEL_PROBLEMS = new Set([
   'channel_not_found',
   'is_archived',
   'method_not_supported_for_channel_type',
+  // Posting in the channel is limited to some members (Slack's channel posting permissions).
+  'restricted_action',
+]);
+
+/** Refusals of the post itself: sending the same post again can never succeed. */
+const POST_REFUSALS = new Set([
+  'msg_blocks_too_long',
+  'msg_too_long',
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'invalid_attachments',
+  'too_many_attachments',
+  'no_text',
+  'invalid_arguments',
 ]);
 
 export function createSlackInboundPoster(options: SlackInboundPosterOptions): InboundPoster {
@@ -67,18 +83,31 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
   const view = { timeZone: options.reportTimeZone, simulated: options.simulated };
   /** Channels the admins heard about; forgotten when a post there works again. */
   const reported = new Set<string>();
+  /** Refusals the admins heard about, by channel and reason: told once, however many posts it refuses. */
+  const refusalsReported = new Set<string>();
+
+  const tellAdmins = async (text: string) => {
+    for (const admin of options.adminUserIds) {
+      await client.chat
+        .postMessage({ channel: admin, text })
+        .catch((error: unknown) =>
+          logger.warn({ admin, err: (error as Error).message }, 'could not tell an admin about a channel'),
+        );
+    }
+  };
 
   const report = async (channel: string, reason: string) => {
     if (reported.has(channel)) return;
     reported.add(channel);
     logger.warn({ channel, reason }, 'cannot post inbound SMS in a channel; telling the admins');
-    for (const admin of options.adminUserIds) {
-      await client.chat
-        .postMessage({ channel: admin, text: channelProblemText(channel, reason) })
-        .catch((error: unknown) =>
-          logger.warn({ admin, err: (error as Error).message }, 'could not tell an admin about a channel'),
-        );
-    }
+    await tellAdmins(channelProblemText(channel, reason));
+  };
+
+  const reportRefusal = async (channel: string, reason: string) => {
+    const key = `${channel} ${reason}`;
+    if (refusalsReported.has(key)) return;
+    refusalsReported.add(key);
+    await tellAdmins(postRefusedText(channel, reason));
   };
 
   const send = async (target: PostTarget, request: PostRequest) => {
@@ -101,6 +130,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
     if (e.code === webApi.ErrorCode.HTTPError && e.statusCode === 429) return new PostRateLimited(1000);
     const slackError = e.data?.error;
     if (slackError && CHANNEL_PROBLEMS.has(slackError)) return new ChannelUnavailable('', slackError);
+    if (slackError && POST_REFUSALS.has(slackError)) return new PostRefused(slackError);
     return new PostFailed(slackError ?? (error instanceof Error ? error.message : String(error)));
   };
 
@@ -148,6 +178,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
         await report(target.channel, failure.reason);
         throw new ChannelUnavailable(target.channel, failure.reason);
       }
+      if (failure instanceof PostRefused) await reportRefusal(target.channel, failure.reason);
       throw failure;
     },
   };

@@ -154,6 +154,13 @@ export function channelProblemText(channel: string, reason: string): string {
       ? 'it is archived'
       : reason === 'channel_not_found'
         ? 'I cannot see it (a private channel I was not invited to, or it was deleted)'
-        : 'I am not a member and cannot join it';
+        : reason === 'restricted_action'
+          ? 'posting there is limited to some members'
+          : 'I am not a member and cannot join it';
   return `:warning: smsops cannot post inbound SMS in <#${channel}>: ${why}. Invite me with \`/invite @smsops\`, or run \`/sms unsubscribe inbound\` there. Until then its inbound SMS are skipped; \`/sms inbox\` still lists them.`;
+}
+
+/** The one report admins get when Slack refuses an inbound post for what it is; the relay moves on. */
+export function postRefusedText(channel: string, reason: string): string {
+  return `:warning: Slack refused a post of inbound SMS in <#${channel}> (\`${escapeMrkdwn(reason)}\`), so those SMS were skipped there; \`/sms inbox\` still lists them. Other posts go on; this is reported once.`;
 }

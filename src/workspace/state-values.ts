@@ -79,8 +79,23 @@ function asList(supplied: string | string[] | undefined): string[] {
   return Array.isArray(supplied) ? supplied : [supplied];
 }
 
+/**
+ * Slack's client takes no more than `max_length` characters, typed or pasted, and shows an error instead of
+ * submitting a longer (prefilled) value: a test that hands one over is asking for what no user can do.
+ */
+function textWithin(element: Loose, supplied: string | string[] | undefined): string | null {
+  if (typeof supplied !== 'string') return null;
+  const max = element.max_length;
+  if (typeof max === 'number' && [...supplied].length > max) {
+    throw new Error(
+      `${String(element.action_id)} takes at most ${max} characters (max_length); Slack would not submit ${[...supplied].length}`,
+    );
+  }
+  return supplied;
+}
+
 const EXPANDERS: Record<string, Expander> = {
-  plain_text_input: (_e, s) => ({ type: 'plain_text_input', value: typeof s === 'string' ? s : null }),
+  plain_text_input: (e, s) => ({ type: 'plain_text_input', value: textWithin(e, s) }),
   static_select: (e, s) => ({
     type: 'static_select',
     selected_option: typeof s === 'string' ? optionFor(e, s) : null,

@@ -89,6 +89,22 @@ const kitchenSink: View = {
   ],
 } as View;
 
+/** A short code field whose prefilled value is longer than its max_length, as a bot could send. */
+const limited: View = {
+  type: 'modal',
+  callback_id: 'limited',
+  title: plain('Limited'),
+  submit: plain('Save'),
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'code',
+      label: plain('Code'),
+      element: { type: 'plain_text_input', action_id: 'code', max_length: 5, initial_value: 'ABCDEFGH' },
+    },
+  ],
+} as View;
+
 const stepTwo: View = {
   type: 'modal',
   callback_id: 'kitchen_sink_2',
@@ -115,6 +131,10 @@ describe.skipIf(!hasChromium)(
         answers += 1;
         if (answers === 1) await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
         else await ack({ response_action: 'push', view: stepTwo });
+      });
+      bot.app.view('limited', async ({ ack, view }) => {
+        submissions.push(view.state.values);
+        await ack();
       });
       bot.app.action({ action_id: 'extras', type: 'block_actions' }, async ({ ack, body }) => {
         actions.push(...(body as BlockAction).actions);
@@ -190,6 +210,26 @@ describe.skipIf(!hasChromium)(
       await modal.locator('.modal-foot').getByRole('button', { name: 'Cancel' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(bot.workspace.state.views.stack(SEEDED.users.admin)).toEqual([]);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('takes no more than max_length: typing stops there, and a longer prefilled value is held back with an error', async () => {
+      const before = submissions.length;
+      bot.workspace.state.views.open(SEEDED.users.admin, limited);
+      const modal = page.getByRole('dialog', { name: 'Limited' });
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'Save' }).click();
+      await modal
+        .getByRole('alert')
+        .getByText(/no more than 5 characters/)
+        .waitFor();
+      expect(submissions).toHaveLength(before);
+      await modal.getByLabel('Code').fill('');
+      await modal.getByLabel('Code').pressSequentially('1234567');
+      expect(await modal.getByLabel('Code').inputValue()).toBe('12345');
+      await modal.getByRole('button', { name: 'Save' }).click();
+      await modal.waitFor({ state: 'detached' });
+      expect(submissions.at(-1)).toEqual({ code: { code: { type: 'plain_text_input', value: '12345' } } });
       expect(pageErrors(page)).toEqual([]);
     });
   },

@@ -713,6 +713,18 @@ function requiredErrors(view, values) {
       errors[block.block_id] = 'Please complete this required field.';
       continue;
     }
+    const textual = ['plain_text_input', 'email_text_input', 'url_text_input'].includes(block.element.type);
+    if (textual && typeof value === 'string' && value !== '') {
+      // Slack's client holds a text outside min_length..max_length back (a prefilled one may be too long).
+      const length = [...value].length;
+      const { max_length: max, min_length: min } = block.element;
+      if (max !== undefined && length > max) {
+        errors[block.block_id] = `Please enter no more than ${max} characters (${length} now).`;
+      } else if (min !== undefined && length < min) {
+        errors[block.block_id] = `Please enter at least ${min} characters.`;
+      }
+      continue;
+    }
     if (block.element.type === 'number_input' && typeof value === 'string') {
       const n = Number(value);
       const { min_value: min, max_value: max, is_decimal_allowed: decimal } = block.element;

@@ -14,7 +14,8 @@ import { createLogger, type Logger } from './log.js';
 import { LOCAL_MODE_NOTE } from './setup-help.js';
 import { startSimulator } from './simulator/server.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
-import { postCard, updateCard } from './slack/cards.js';
+import { CardUpdater } from './slack/card-updates.js';
+import { postCard } from './slack/cards.js';
 import type { SlackDeps } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
@@ -157,12 +158,15 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
     });
     slackListener = slack.requestListener;
 
+    // Card updates are coalesced and paced within chat.update's tier.
+    const cards = new CardUpdater({ deps, client: slack.app.client, logger });
+    closers.push(() => cards.stop());
     tracker = new DeliveryTracker({
       gateway,
       store,
       logger,
       onProgress: async (row) => {
-        if (row.messageTs) return updateCard(deps, slack.app.client, row);
+        if (row.messageTs) return cards.update(row);
         // The send flow posts the card itself, waiting out Slack's rate limits if it must. Only a send whose
         // card was never posted (a crash right after Submit) gets one here, once that flow is long over.
         const age = Date.now() - (row.submittedAt ?? row.createdAt).getTime();

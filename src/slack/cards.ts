@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { OutboxRow } from '../store/index.js';
 import type { SlackDeps } from './deps.js';
+import { withRetryAfter } from './retry-after.js';
 import { deliveryCard } from './ui/card.js';
 
 function slackError(error: unknown): string | undefined {
@@ -23,12 +24,14 @@ export async function postCard(
   });
   const channel = row.channel ?? row.slackUser;
   const post = (target: string, thread?: string) =>
-    client.chat.postMessage({
-      channel: target,
-      ...card,
-      ...(thread ? { thread_ts: thread } : {}),
-      unfurl_links: false,
-    });
+    withRetryAfter(() =>
+      client.chat.postMessage({
+        channel: target,
+        ...card,
+        ...(thread ? { thread_ts: thread } : {}),
+        unfurl_links: false,
+      }),
+    );
   let result: Awaited<ReturnType<typeof post>>;
   try {
     result = await post(channel, threadTs);

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../jobs/digest-types.js';
 import type { Logger } from '../log.js';
 import { monthlyChartPng } from './charts-png.js';
+import { withRetryAfter } from './retry-after.js';
 import { lowBalanceAlertMessage } from './ui/digest-alert.js';
 import type { DigestMessage } from './ui/digest-common.js';
 import { digestMessage } from './ui/digest-message.js';
@@ -109,12 +110,14 @@ export class SlackDigestPoster implements DigestPoster {
   /** A public channel the bot left is joined again once (channels:join) rather than losing the digest. */
   async #post(channel: string, message: DigestMessage): Promise<string> {
     const send = () =>
-      this.#client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-      });
+      withRetryAfter(() =>
+        this.#client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks,
+          unfurl_links: false,
+        }),
+      );
     try {
       return (await send()).ts ?? '';
     } catch (error) {

@@ -4,7 +4,7 @@ import { handleApiRequest } from './api-router.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { UPLOAD_PATH } from './methods/index.js';
 import type { ResponseUrlPost, WorkspaceIdentity } from './model.js';
-import { type RateLimitOptions, TokenBuckets } from './rate-limiter.js';
+import { type RateLimitOptions, RateLimits } from './rate-limiter.js';
 import type { ResponseTarget } from './response-urls.js';
 import { manifestBotScopes } from './scopes.js';
 import { deliverResponse, handleFileDownload, handleResponseUrl, handleUpload } from './side-routes.js';
@@ -31,7 +31,7 @@ export interface SlackRoutesOptions {
   botToken: string;
   /** The bot token's scopes; by default those manifest.yml requests, so a call the manifest does not allow fails. */
   scopes?: readonly string[];
-  /** `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3. */
+  /** `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3, and every method's tier. */
   rateLimits?: boolean | RateLimitOptions;
   logger: Logger;
   /**
@@ -54,7 +54,7 @@ export interface SlackRoutes extends SlackSide {
 export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
   const { state, botToken, logger } = options;
   const rateLimits = options.rateLimits === true ? {} : options.rateLimits || undefined;
-  const limiter = rateLimits ? new TokenBuckets(rateLimits, state.clock) : undefined;
+  const limiter = rateLimits ? new RateLimits(rateLimits, state.clock) : undefined;
   const faults = new FaultInjector();
   const scopes = new Set(options.scopes ?? manifestBotScopes());
   const responsePrefix = () => `${options.baseUrl()}${RESPONSE_PATH}`;

@@ -6,7 +6,7 @@ import { startHttpServer } from '../../src/http/server.js';
 import { DeliveryTracker } from '../../src/jobs/tracker.js';
 import { silentLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
-import { updateCard } from '../../src/slack/cards.js';
+import { CardUpdater } from '../../src/slack/card-updates.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import {
@@ -92,11 +92,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger: silentLogger,
     retryConfig: { retries: 0 },
   });
+  const cards = new CardUpdater({ deps, client: slack.app.client, logger: silentLogger });
   tracker = new DeliveryTracker({
     gateway,
     store,
     logger: silentLogger,
-    onProgress: (row) => updateCard(deps, slack.app.client, row),
+    onProgress: (row) => cards.update(row),
   });
   const http = await startHttpServer({
     port: 0,
@@ -157,6 +158,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     close: async () => {
       await tracker?.stop();
+      await cards.stop();
       await http.close();
       await gateway.close();
       await fake.close();

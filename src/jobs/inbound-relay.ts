@@ -352,7 +352,8 @@ export class InboundRelay {
       const outcome = await this.#send(channel, threadTs, post, result);
       if (outcome.kind === 'posted') {
         tsOf[index] = outcome.ts;
-        await this.#record(channel, post, outcome.ts, threadTs, result);
+        // A restarted thread is recorded as new: the number's next messages reply in it.
+        await this.#record(channel, post, outcome.ts, outcome.threadRestarted ? undefined : threadTs, result);
         continue;
       }
       if (outcome.kind === 'unavailable') {
@@ -394,7 +395,7 @@ export class InboundRelay {
     post: PlannedPost<Delivery>,
     result: PollResult,
   ): Promise<
-    | { kind: 'posted'; ts: string }
+    | { kind: 'posted'; ts: string; threadRestarted?: boolean }
     | { kind: 'unavailable' | 'refused'; reason: string }
     | { kind: 'failed' | 'stopped' }
   > {
@@ -406,7 +407,10 @@ export class InboundRelay {
         return { kind: 'stopped' };
       }
       try {
-        const { ts } = await this.#o.poster.post({ channel, ...(threadTs ? { threadTs } : {}) }, request);
+        const { ts, threadRestarted } = await this.#o.poster.post(
+          { channel, ...(threadTs ? { threadTs } : {}) },
+          request,
+        );
         result.posts++;
         const failingSince = this.#slackFailing.get(channel);
         if (failingSince) {
@@ -416,7 +420,7 @@ export class InboundRelay {
             'posting inbound SMS works again',
           );
         }
-        return { kind: 'posted', ts };
+        return { kind: 'posted', ts, ...(threadRestarted ? { threadRestarted } : {}) };
       } catch (error) {
         if (error instanceof PostRateLimited && attempt < MAX_RATE_LIMITED_TRIES) {
           result.rateLimited++;

@@ -110,18 +110,33 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
     await tellAdmins(postRefusedText(channel, reason));
   };
 
+  /**
+   * A reply to a thread whose parent was deleted never shows in Slack, so the parent is looked up first
+   * (chat.getPermalink needs no scope); only a clear message_not_found counts as gone.
+   */
+  const threadGone = async (channel: string, threadTs: string): Promise<boolean> => {
+    try {
+      await client.chat.getPermalink({ channel, message_ts: threadTs });
+      return false;
+    } catch (error) {
+      return (error as WebApiError).data?.error === 'message_not_found';
+    }
+  };
+
   const send = async (target: PostTarget, request: PostRequest) => {
-    const body = inboundPost(request, view);
+    const restarted = target.threadTs !== undefined && (await threadGone(target.channel, target.threadTs));
+    const body = inboundPost(restarted ? { ...request, threadRestarted: true } : request, view);
+    const threadTs = restarted ? undefined : target.threadTs;
     const result = await client.chat.postMessage({
       channel: target.channel,
       text: body.text,
       blocks: body.blocks,
-      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
       unfurl_links: false,
       unfurl_media: false,
     });
     if (!result.ts) throw new PostFailed('Slack answered without a ts');
-    return { ts: result.ts };
+    return { ts: result.ts, ...(restarted ? { threadRestarted: true } : {}) };
   };
 
   const translate = (error: unknown): Error => {

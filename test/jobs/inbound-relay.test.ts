@@ -140,6 +140,24 @@ describe('inbound relay: conversations', () => {
     expect(rig.fake.state.messages.thread(channels.smsOps, at.get(a1!)!.ts)).toHaveLength(3);
   });
 
+  it('starts a new thread, and says so, when the conversation’s thread parent was deleted', async () => {
+    const relay = rig.relay();
+    const [first] = await rig.inject([{ MSISDN: number(1), Text: 'first' }]);
+    await relay.pollOnce();
+    const parent = rig.posted().find((p) => p.id === first)!;
+    // Someone deletes the post: a reply to it would never show in Slack.
+    rig.fake.state.messages.delete(channels.smsOps, parent.ts);
+    const [second] = await rig.inject([{ MSISDN: number(1), Text: 'second' }]);
+    await relay.pollOnce();
+    const restarted = rig.posted().find((p) => p.id === second)!;
+    expect(restarted.threadTs).toBeUndefined();
+    expect(rig.fake.state.messages.history(channels.smsOps).map((m) => m.ts)).toContain(restarted.ts);
+    expect(JSON.stringify(restarted.message.blocks)).toContain('earlier thread');
+    const [third] = await rig.inject([{ MSISDN: number(1), Text: 'third' }]);
+    await relay.pollOnce();
+    expect(rig.posted().find((p) => p.id === third)!.threadTs).toBe(restarted.ts);
+  });
+
   it('starts a new thread once the number was quiet for longer than CONVERSATION_HOURS', async () => {
     const relay = rig.relay({ settings: { conversationHours: 24 } });
     const [first] = await rig.inject([{ MSISDN: number(1), Text: 'yesterday' }]);

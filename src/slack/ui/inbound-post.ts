@@ -135,13 +135,20 @@ export function inboundPost(
   const numbers = new Set(items.map((i) => i.message.msisdn)).size;
   const blocks: KnownBlock[] = [
     ...simulatedNotice(view.simulated),
+    // One slot for either note: a shared post is always new, so it never restarts a thread.
     ...(request.shared
       ? [
           context(
             `:inbox_tray: ${plural(items.length, 'SMS', 'SMS')} from ${plural(numbers, 'number')} arrived at once, so they share this post; later messages from these numbers reply in its thread.`,
           ),
         ]
-      : []),
+      : request.threadRestarted
+        ? [
+            context(
+              ':leftwards_arrow_with_hook: The earlier thread with this number was deleted, so this starts a new one; its next messages reply here.',
+            ),
+          ]
+        : []),
     ...items.map((item) => itemBlock(item, view.timeZone)),
   ];
   return { text: notificationText(items), blocks };

@@ -84,8 +84,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
                 value: String(row.id),
                 confirm: {
                   title: { type: 'plain_text' as const, text: 'Cancel this batch?' },
+                  // Slack documents plain_text only for a confirm dialog's text.
                   text: {
-                    type: 'mrkdwn' as const,
+                    type: 'plain_text' as const,
                     text: `Messages of batch ${row.messageId} not yet delivered will not be sent, and their cost is refunded. Delivered messages cannot be taken back.`,
                   },
                   confirm: { type: 'plain_text' as const, text: 'Cancel batch' },

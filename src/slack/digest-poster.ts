@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../jobs/digest-types.js';
 import type { Logger } from '../log.js';
 import { monthlyChartPng } from './charts-png.js';
+import { shareFile } from './file-upload.js';
 import { withRetryAfter } from './retry-after.js';
 import { lowBalanceAlertMessage } from './ui/digest-alert.js';
 import type { DigestMessage } from './ui/digest-common.js';
@@ -25,8 +26,8 @@ const NO_FILES = new Set(['missing_scope', 'not_allowed_token_type', 'no_permiss
 
 /**
  * Digests and alerts in Slack: chat.postMessage with the Block Kit of src/slack/ui/digest-*.ts and, for
- * the statistics digest, the 12-month PNG in the digest's thread (files.getUploadURLExternal, the upload,
- * files.completeUploadExternal: what WebClient.filesUploadV2 does). A bot without files:write gets the
+ * the statistics digest, the 12-month PNG in the digest's thread (shareFile: files.getUploadURLExternal, the
+ * upload, files.completeUploadExternal). A bot without files:write gets the
  * text chart only; that is logged once, not on every digest.
  */
 export class SlackDigestPoster implements DigestPoster {
@@ -76,18 +77,14 @@ export class SlackDigestPoster implements DigestPoster {
   ): Promise<'uploaded' | 'skipped' | 'failed'> {
     if (!this.#charts) return 'skipped';
     try {
-      const png = await file.png();
-      const upload = {
-        file: Buffer.from(png),
+      await shareFile(this.#client, {
+        bytes: await file.png(),
         filename: file.filename,
         title: file.title,
-        alt_text: file.altText,
-      };
-      await this.#client.filesUploadV2(
-        file.threadTs
-          ? { ...upload, channel_id: channel, thread_ts: file.threadTs }
-          : { ...upload, channel_id: channel },
-      );
+        altText: file.altText,
+        channelId: channel,
+        ...(file.threadTs ? { threadTs: file.threadTs } : {}),
+      });
       return 'uploaded';
     } catch (error) {
       const code = slackError(error);

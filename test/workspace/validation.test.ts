@@ -126,6 +126,39 @@ describe('Slack-like validation', () => {
     }
   });
 
+  it('takes the argument names Slack documents: alt_txt for a file, a channel id for chat.update', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    const named = await client.apiCall('files.getUploadURLExternal', {
+      filename: 'a.png',
+      length: 3,
+      alt_txt: 'A bar chart',
+    });
+    expect(fake.state.files.get(String(named.file_id))?.altText).toBe('A bar chart');
+    // alt_text is not Slack's name for it: like any unknown argument, it changes nothing.
+    const misnamed = await client.apiCall('files.getUploadURLExternal', {
+      filename: 'b.png',
+      length: 3,
+      alt_text: 'A bar chart',
+    });
+    expect(fake.state.files.get(String(misnamed.file_id))?.altText).toBeUndefined();
+    const tooLong = client.apiCall('files.getUploadURLExternal', {
+      filename: 'c.png',
+      length: 3,
+      alt_txt: 'x'.repeat(1001),
+    });
+    expect((await slackError(tooLong)).error).toBe('alt_txt_too_large');
+
+    // chat.postMessage takes a user id for the DM; chat.update needs the conversation's id it answered with.
+    const posted = await client.chat.postMessage({ channel: users.alice, text: 'hello' });
+    expect(posted.channel).toBe(SEEDED.ims.alice);
+    const byUser = client.chat.update({ channel: users.alice, ts: posted.ts!, text: 'edited' });
+    expect((await slackError(byUser)).error).toBe('channel_not_found');
+    await expect(
+      client.chat.update({ channel: posted.channel!, ts: posted.ts!, text: 'edited' }),
+    ).resolves.toBeTruthy();
+  });
+
   it('refuses blocks that are not JSON with invalid_blocks_format', async () => {
     const client = clientFor(await fakeSlack());
     const refusal = await slackError(

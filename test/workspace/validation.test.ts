@@ -4,6 +4,7 @@ import { clientFor, fakeSlack, quietLogger, slackError, WebClient } from './help
 
 const { channels, users } = SEEDED;
 
+const fileIdOf = (result: unknown) => String((result as { file_id?: string }).file_id);
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const button = (text: string, action_id: string) => ({
   type: 'button',
@@ -134,14 +135,14 @@ describe('Slack-like validation', () => {
       length: 3,
       alt_txt: 'A bar chart',
     });
-    expect(fake.state.files.get(String(named.file_id))?.altText).toBe('A bar chart');
+    expect(fake.state.files.get(fileIdOf(named))?.altText).toBe('A bar chart');
     // alt_text is not Slack's name for it: like any unknown argument, it changes nothing.
     const misnamed = await client.apiCall('files.getUploadURLExternal', {
       filename: 'b.png',
       length: 3,
       alt_text: 'A bar chart',
     });
-    expect(fake.state.files.get(String(misnamed.file_id))?.altText).toBeUndefined();
+    expect(fake.state.files.get(fileIdOf(misnamed))?.altText).toBeUndefined();
     const tooLong = client.apiCall('files.getUploadURLExternal', {
       filename: 'c.png',
       length: 3,

@@ -166,7 +166,10 @@ async function run(config: Config, logger: Logger): Promise<() => Promise<void>>
       store,
       logger,
       onProgress: async (row) => {
-        if (row.messageTs) return cards.update(row);
+        if (row.messageTs) {
+          cards.update(row);
+          return;
+        }
         // The send flow posts the card itself, waiting out Slack's rate limits if it must. Only a send whose
         // card was never posted (a crash right after Submit) gets one here, once that flow is long over.
         const age = Date.now() - (row.submittedAt ?? row.createdAt).getTime();

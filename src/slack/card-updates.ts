@@ -42,15 +42,14 @@ export class CardUpdater {
   }
 
   /** Schedules the card of this row to show it; an older state still waiting is replaced. */
-  update(row: OutboxRow): Promise<void> {
-    if (!row.channel || !row.messageTs || this.#stopped) return Promise.resolve();
+  update(row: OutboxRow): void {
+    if (!row.channel || !row.messageTs || this.#stopped) return;
     // Re-inserting moves the card to the back: cards take turns instead of one busy batch starving others.
     this.#waiting.delete(row.id);
     this.#waiting.set(row.id, row);
     this.#running ??= this.#drain().finally(() => {
       this.#running = undefined;
     });
-    return Promise.resolve();
   }
 
   /** Waits for nothing more: cards still waiting keep their last shown state until the next progress. */

@@ -67,7 +67,7 @@ describe('delivery-card updates within chat.update’s tier', () => {
     // Fast pace for the test; the coalescing is what is measured.
     updater = new CardUpdater({ deps, client, logger: silentLogger, perMinute: 1200 });
     for (let delivered = 1; delivered <= 10; delivered++) {
-      cards.forEach((ts, i) => updater!.update(progress(i + 1, ts, delivered)));
+      for (const [i, ts] of cards.entries()) updater.update(progress(i + 1, ts, delivered));
     }
     await updater.idle();
     const updates = fake.state.calls('chat.update');

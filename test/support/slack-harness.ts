@@ -97,7 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     gateway,
     store,
     logger: silentLogger,
-    onProgress: (row) => cards.update(row),
+    onProgress: async (row) => cards.update(row),
   });
   const http = await startHttpServer({
     port: 0,

@@ -205,7 +205,22 @@ function checkIntegerIn(value: unknown, min: number, max: number, pointer: strin
   else if (value < min) problems.add(pointer, `must be greater than or equal to ${min}`);
 }
 
+/**
+ * file_input (docs.slack.dev/reference/block-kit/block-elements/file-input-element): max_files 1 to 10 (default
+ * 10); filetypes a list of extensions, which Slack does not enforce, so the app must check what it gets.
+ */
+const checkFileInput: ElementCheck = (element, pointer, problems) => {
+  checkIntegerIn(element.max_files, 1, 10, `${pointer}/max_files`, problems);
+  if (element.filetypes !== undefined) {
+    const types = element.filetypes;
+    if (!Array.isArray(types) || types.some((t) => typeof t !== 'string')) {
+      problems.add(`${pointer}/filetypes`, 'must provide an array of strings');
+    }
+  }
+};
+
 const ELEMENT_CHECKS: Record<string, ElementCheck> = {
+  file_input: checkFileInput,
   button: checkButton,
   workflow_button: checkButton,
   image: checkImageElement,

@@ -69,6 +69,8 @@ export function presentFile(file: StoredFile, baseUrl: string): Record<string, u
     filetype: file.filetype,
     size: file.size,
     user: file.user,
+    is_external: false,
+    is_public: file.channels.some((c) => c.startsWith('C')),
     url_private: fileUrl(baseUrl, file),
     url_private_download: fileUrl(baseUrl, file),
     permalink: fileUrl(baseUrl, file),

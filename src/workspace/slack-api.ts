@@ -109,6 +109,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     issueTriggerId: routes.issueTriggerId,
     issueResponseUrl: routes.issueResponseUrl,
     applyAckMessage: routes.applyAckMessage,
+    fileObject: routes.fileObject,
     waitForCall: (method, predicate, waitOptions) => state.waitForCall(method, predicate, waitOptions),
     waitForMessage: (predicate, waitOptions) => state.waitForMessage(predicate, waitOptions),
     close: () => close(server, inFlight),

@@ -4,6 +4,7 @@ import { handleApiRequest } from './api-router.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { UPLOAD_PATH } from './methods/index.js';
 import type { ResponseUrlPost, WorkspaceIdentity } from './model.js';
+import { presentFile } from './presenters.js';
 import { type RateLimitOptions, RateLimits } from './rate-limiter.js';
 import type { ResponseTarget } from './response-urls.js';
 import { manifestBotScopes } from './scopes.js';
@@ -24,6 +25,8 @@ export interface SlackSide {
   issueResponseUrl(target: ResponseTarget): string;
   /** Applies a slash-command ack body the way Slack does: as a free response to the command's response_url. */
   applyAckMessage(responseUrl: string, body: Record<string, unknown>): ResponseUrlPost;
+  /** A file as Slack puts it in a file_input's state (and files.info): links on this server. */
+  fileObject(fileId: string): Record<string, unknown> | undefined;
 }
 
 export interface SlackRoutesOptions {
@@ -77,7 +80,7 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
       return true;
     }
     if (path.startsWith(FILES_PATH) && req.method === 'GET') {
-      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, res);
+      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, botToken);
       return true;
     }
     return false;
@@ -92,6 +95,10 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
     clearFaults: () => faults.clear(),
     issueTriggerId: (userId) => state.triggers.issue(userId),
     issueResponseUrl: (target) => `${responsePrefix()}${state.responseUrls.issue(target).id}`,
+    fileObject: (fileId) => {
+      const file = state.files.get(fileId);
+      return file?.completed ? presentFile(file, options.baseUrl()) : undefined;
+    },
     applyAckMessage: (responseUrl, body) => {
       const prefix = responsePrefix();
       const id = responseUrl.startsWith(prefix)

@@ -105,6 +105,22 @@ const limited: View = {
   ],
 } as View;
 
+/** A modal with a file_input, as the recipients upload of issue 14 will have. */
+const withFile: View = {
+  type: 'modal',
+  callback_id: 'with_file',
+  title: plain('Upload'),
+  submit: plain('Send'),
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'doc',
+      label: plain('Recipients file'),
+      element: { type: 'file_input', action_id: 'doc', max_files: 1, filetypes: ['csv'] },
+    },
+  ],
+} as View;
+
 const stepTwo: View = {
   type: 'modal',
   callback_id: 'kitchen_sink_2',
@@ -121,6 +137,7 @@ describe.skipIf(!hasChromium)(
     let page: Page;
     const submissions: Record<string, Record<string, ViewStateValue>>[] = [];
     const actions: BlockAction['actions'] = [];
+    const uploaded: { file: Record<string, string>; bytes: string }[] = [];
 
     beforeAll(async () => {
       bot = await startLocalBot();
@@ -131,6 +148,15 @@ describe.skipIf(!hasChromium)(
         answers += 1;
         if (answers === 1) await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
         else await ack({ response_action: 'push', view: stepTwo });
+      });
+      bot.app.view('with_file', async ({ ack, view }) => {
+        await ack();
+        // What the bot does with it: the file object, then its bytes with the bot token.
+        const file = (view.state.values.doc!.doc as unknown as { files: Record<string, string>[] }).files[0]!;
+        const download = await fetch(file.url_private_download!, {
+          headers: { authorization: `Bearer ${bot.workspace.botToken}` },
+        });
+        uploaded.push({ file, bytes: await download.text() });
       });
       bot.app.view('limited', async ({ ack, view }) => {
         submissions.push(view.state.values);
@@ -230,6 +256,31 @@ describe.skipIf(!hasChromium)(
       await modal.getByRole('button', { name: 'Save' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(submissions.at(-1)).toEqual({ code: { code: { type: 'plain_text_input', value: '12345' } } });
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('uploads a file through a file_input; the submission carries Slack’s file object, readable with the bot token', async () => {
+      bot.workspace.state.views.open(SEEDED.users.admin, withFile);
+      const modal = page.getByRole('dialog', { name: 'Upload' });
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'Send' }).click();
+      await modal.getByRole('alert').getByText('Please complete this required field.').waitFor();
+      await modal.getByLabel('Recipients file').setInputFiles({
+        name: 'list.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('msisdn\n905321234567\n'),
+      });
+      await modal.getByText('list.csv').waitFor();
+      await modal.getByRole('button', { name: 'Send' }).click();
+      await modal.waitFor({ state: 'detached' });
+      await eventually(() => uploaded.length).toBe(1);
+      expect(uploaded[0]!.file).toMatchObject({
+        name: 'list.csv',
+        mimetype: 'text/csv',
+        filetype: 'csv',
+        size: 20,
+      });
+      expect(uploaded[0]!.bytes).toBe('msisdn\n905321234567\n');
       expect(pageErrors(page)).toEqual([]);
     });
   },

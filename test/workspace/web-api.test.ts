@@ -155,7 +155,10 @@ describe('fake Slack Web API through a real WebClient', () => {
       text: 'Here is the report',
       files: [expect.objectContaining({ id: file!.id })],
     });
-    const download = await fetch(`${fake.baseUrl}/files/${file!.id}/report.csv`);
+    // url_private needs the bot token, as in Slack.
+    const download = await fetch(`${fake.baseUrl}/files/${file!.id}/report.csv`, {
+      headers: { authorization: `Bearer ${fake.botToken}` },
+    });
     expect(await download.text()).toBe(csv);
   });
 

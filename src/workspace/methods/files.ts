@@ -83,7 +83,15 @@ const completeUploadExternal: MethodHandler = (ctx) => {
   return { files: files.map((f) => presentFile(f, ctx.baseUrl)) };
 };
 
+/** files.info (scope files:read): the file object, with its url_private links. */
+const info: MethodHandler = (ctx) => {
+  const file = ctx.state.files.get(requiredString(ctx.args, 'file', 'file_not_found'));
+  if (!file?.completed) throw new SlackApiError('file_not_found');
+  return { file: presentFile(file, ctx.baseUrl), comments: [], response_metadata: { next_cursor: '' } };
+};
+
 export const fileMethods: Record<string, MethodHandler> = {
+  'files.info': info,
   'files.getUploadURLExternal': getUploadURLExternal,
   'files.completeUploadExternal': completeUploadExternal,
 };

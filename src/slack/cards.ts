@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { OutboxRow } from '../store/index.js';
 import type { SlackDeps } from './deps.js';
 import { withRetryAfter } from './retry-after.js';
-import { deliveryCard } from './ui/card.js';
+import { cardMovedText, deliveryCard } from './ui/card.js';
 
 function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } }).data?.error;
@@ -41,6 +41,8 @@ export async function postCard(
       await client.conversations.join({ channel });
       result = await post(channel, threadTs);
     } else if (code === 'not_in_channel' || code === 'channel_not_found') {
+      // Said privately, once, with what to do: the card itself is rebuilt at every update.
+      await withRetryAfter(() => client.chat.postMessage({ channel: row.slackUser, text: cardMovedText() }));
       result = await post(row.slackUser);
     } else {
       throw error;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED } from '../../src/workspace/index.js';
-import { type Harness, startHarness, users } from '../support/slack-harness.js';
+import { type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 /**
  * Slack's kinds of conversation, as the bot meets them: private channels with C… ids (Slack gives new private
@@ -71,6 +71,32 @@ describe('subscriptions in every kind of conversation', () => {
       expect(await subscriptions(channel)).toEqual([]);
     },
   );
+
+  it('tells the sender privately what to do when a send comes from a conversation closed to the bot', async () => {
+    const after = h.fake.state.journal.seq;
+    await h.driver.slashCommand({ command: '/sms', text: 'send', userId: users.admin, channelId: PEOPLE_DM });
+    const opened = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const view = h.fake.state.views.get(String(opened.args.view_id))!;
+    const textBlock = textBlockOf(view);
+    await h.driver.viewSubmission({
+      userId: users.admin,
+      view,
+      values: { recipients: { recipients: '0532 123 45 67' }, [textBlock]: { text: 'From a DM' } },
+    });
+    const dm = SEEDED.ims.admin;
+    const note = await h.fake.state.waitForMessage(
+      (m) => m.channel === dm && /cannot post in the conversation/.test(m.text),
+      {
+        after,
+      },
+    );
+    expect(note.text).toContain('/invite @smsops');
+    await h.fake.state.waitForMessage((m) => m.channel === dm && m.text.startsWith('SMS batch'), { after });
+  });
 
   it('accepts a digest in a private channel the bot is in', async () => {
     expect(JSON.stringify(await answer('subscribe digest balance daily 09:00', PRIVATE_WITH_BOT))).toContain(

@@ -102,3 +102,8 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
   const text = `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
   return { text, blocks };
 }
+
+/** Said in the sender's DM, above the card, when the conversation the send came from is closed to the bot. */
+export function cardMovedText(): string {
+  return ':information_source: I cannot post in the conversation you sent from, so your delivery card is here. To see cards there, invite me with `/invite @smsops` (in a channel), or send from a channel I am in.';
+}

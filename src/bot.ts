@@ -17,6 +17,7 @@ import type { Logger } from './log.js';
 import { registerSecret } from './secrets.js';
 import { sendLeaseMs } from './sending/lease.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
+import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
@@ -256,12 +257,13 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     });
     slackListener = slack.requestListener;
 
+    const cards = new CardUpdater({ deps, client: slack.app.client, logger });
     tracker = new DeliveryTracker({
       gateway,
       store,
       logger,
       now,
-      onProgress: cardOnProgress(deps, slack.app.client),
+      onProgress: cardOnProgress(deps, slack.app.client, cards),
       stalePendingMs: leaseMs,
       onUnknown: (row) => postCard(deps, slack.app.client, row),
     });
@@ -326,6 +328,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     });
 
     closers.push(
+      () => cards.stop(),
       () => liveTracker.stop(),
       () => relay.stop(),
       () => digests.stop(),

@@ -25,14 +25,19 @@ export interface PostRequest {
   items: readonly RelayItem[];
   /** Several numbers share this post (a burst); their later messages reply in its thread. */
   shared: boolean;
+  /** The conversation's earlier thread is gone, so this post starts a new one and says so. */
+  threadRestarted?: boolean;
 }
 
 export interface InboundPoster {
   /** One post carries at most `items` messages whose sizes (see size()) add up to at most `size`. */
   readonly capacity: { items: number; size: number };
   size(item: RelayItem): number;
-  /** Resolves with the new message's ts; rejects with one of the errors below. */
-  post(target: PostTarget, request: PostRequest): Promise<{ ts: string }>;
+  /**
+   * Resolves with the new message's ts, and `threadRestarted` when the thread in `target` was gone (its parent
+   * deleted: a reply there would never show) so the post started a new thread; rejects with one of the errors below.
+   */
+  post(target: PostTarget, request: PostRequest): Promise<{ ts: string; threadRestarted?: boolean }>;
 }
 
 /** The chat system asked us to slow down: nothing was posted; try the same post again after the wait. */
@@ -51,6 +56,17 @@ export class ChannelUnavailable extends Error {
     readonly reason: string,
   ) {
     super(`cannot post in ${channel}: ${reason}`);
+  }
+}
+
+/**
+ * The chat system refused this post for what it is (too long, blocks it will not take): the same post can never
+ * succeed, so its messages are skipped (they stay in /sms inbox) and the admins were told once.
+ */
+export class PostRefused extends Error {
+  override readonly name = 'PostRefused';
+  constructor(readonly reason: string) {
+    super(`post refused: ${reason}`);
   }
 }
 

@@ -5,7 +5,13 @@ import type { Store } from '../store/index.js';
 import { claimDeliveries, deliveryKey } from './inbound-claims.js';
 import { ChannelPacer, type Sleep, sleep } from './inbound-pacer.js';
 import { type PlannedPost, planPosts } from './inbound-plan.js';
-import { ChannelUnavailable, type InboundPoster, PostRateLimited, type RelayItem } from './inbound-poster.js';
+import {
+  ChannelUnavailable,
+  type InboundPoster,
+  PostRateLimited,
+  PostRefused,
+  type RelayItem,
+} from './inbound-poster.js';
 import { channelsFor, routesWithDefault } from './inbound-routing.js';
 import { SurveyMatcher } from './inbound-surveys.js';
 import { JobLoop } from './loop.js';
@@ -354,7 +360,8 @@ export class InboundRelay {
       const outcome = await this.#send(channel, threadTs, post, result);
       if (outcome.kind === 'posted') {
         tsOf[index] = outcome.ts;
-        await this.#record(channel, post, outcome.ts, threadTs, result);
+        // A restarted thread is recorded as new: the number's next messages reply in it.
+        await this.#record(channel, post, outcome.ts, outcome.threadRestarted ? undefined : threadTs, result);
         continue;
       }
       if (outcome.kind === 'unavailable') {
@@ -373,6 +380,18 @@ export class InboundRelay {
         await Promise.all(skipped.map((d) => store.inbound.release(d.key).catch(() => false)));
         return;
       }
+      if (outcome.kind === 'refused') {
+        // Final for this post only: its messages are done with here, and the channel's other posts go on.
+        const refused = post.entries.map((e) => e.value);
+        for (const d of refused) this.#done.set(d.key, d.receivedMs);
+        result.skipped += refused.length;
+        this.#o.logger.warn(
+          { channel, reason: outcome.reason, ids: refused.map((d) => d.item.message.id) },
+          'Slack refused an inbound post for good; its SMS are skipped here (they stay in /sms inbox)',
+        );
+        await Promise.all(refused.map((d) => store.inbound.release(d.key).catch(() => false)));
+        continue;
+      }
       await this.#giveBack(rest(), result);
       return;
     }
@@ -384,7 +403,9 @@ export class InboundRelay {
     post: PlannedPost<Delivery>,
     result: PollResult,
   ): Promise<
-    { kind: 'posted'; ts: string } | { kind: 'unavailable'; reason: string } | { kind: 'failed' | 'stopped' }
+    | { kind: 'posted'; ts: string; threadRestarted?: boolean }
+    | { kind: 'unavailable' | 'refused'; reason: string }
+    | { kind: 'failed' | 'stopped' }
   > {
     const request = { items: post.entries.map((e) => e.value.item), shared: post.shared };
     for (let attempt = 1; ; attempt++) {
@@ -394,7 +415,10 @@ export class InboundRelay {
         return { kind: 'stopped' };
       }
       try {
-        const { ts } = await this.#o.poster.post({ channel, ...(threadTs ? { threadTs } : {}) }, request);
+        const { ts, threadRestarted } = await this.#o.poster.post(
+          { channel, ...(threadTs ? { threadTs } : {}) },
+          request,
+        );
         result.posts++;
         const failingSince = this.#slackFailing.get(channel);
         if (failingSince) {
@@ -404,7 +428,7 @@ export class InboundRelay {
             'posting inbound SMS works again',
           );
         }
-        return { kind: 'posted', ts };
+        return { kind: 'posted', ts, ...(threadRestarted ? { threadRestarted } : {}) };
       } catch (error) {
         if (error instanceof PostRateLimited && attempt < MAX_RATE_LIMITED_TRIES) {
           result.rateLimited++;
@@ -412,6 +436,7 @@ export class InboundRelay {
           continue;
         }
         if (error instanceof ChannelUnavailable) return { kind: 'unavailable', reason: error.reason };
+        if (error instanceof PostRefused) return { kind: 'refused', reason: error.reason };
         if (!this.#slackFailing.has(channel)) {
           this.#slackFailing.set(channel, this.#now());
           this.#o.logger.warn(

@@ -48,6 +48,9 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
     // Web API calls are retried by the client (429 honours Retry-After); a few quick tries keep a
     // listener from hanging for minutes on a Slack outage.
     retryConfig: options.retryConfig ?? { retries: 5, factor: 2, minTimeout: 500, maxTimeout: 30_000 },
+    // A 429 comes back to the call that met it (see withRetryAfter) rather than pausing the client's whole queue:
+    // listeners share one client, and a views.open held behind another method's Retry-After misses its trigger.
+    rejectRateLimitedCalls: true,
   };
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (options.mode === 'socket') {

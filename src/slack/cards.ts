@@ -1,7 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { OutboxRow } from '../store/index.js';
+import type { CardUpdater } from './card-updates.js';
 import type { SlackDeps } from './deps.js';
-import { deliveryCard } from './ui/card.js';
+import { withRetryAfter } from './retry-after.js';
+import { cardMovedText, deliveryCard } from './ui/card.js';
 
 function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } }).data?.error;
@@ -23,12 +25,14 @@ export async function postCard(
   });
   const channel = row.channel ?? row.slackUser;
   const post = (target: string, thread?: string) =>
-    client.chat.postMessage({
-      channel: target,
-      ...card,
-      ...(thread ? { thread_ts: thread } : {}),
-      unfurl_links: false,
-    });
+    withRetryAfter(() =>
+      client.chat.postMessage({
+        channel: target,
+        ...card,
+        ...(thread ? { thread_ts: thread } : {}),
+        unfurl_links: false,
+      }),
+    );
   let result: Awaited<ReturnType<typeof post>>;
   try {
     result = await post(channel, threadTs);
@@ -38,6 +42,8 @@ export async function postCard(
       await client.conversations.join({ channel });
       result = await post(channel, threadTs);
     } else if (code === 'not_in_channel' || code === 'channel_not_found') {
+      // Said privately, once, with what to do: the card itself is rebuilt at every update.
+      await withRetryAfter(() => client.chat.postMessage({ channel: row.slackUser, text: cardMovedText() }));
       result = await post(row.slackUser);
     } else {
       throw error;
@@ -66,10 +72,15 @@ export const CARD_GRACE_MS = 120_000;
 export function cardOnProgress(
   deps: SlackDeps,
   client: WebClient,
+  cards: Pick<CardUpdater, 'update'>,
   graceMs = CARD_GRACE_MS,
 ): (row: OutboxRow) => Promise<void> {
   return async (row) => {
-    if (row.messageTs) return updateCard(deps, client, row);
+    // Updates are coalesced and paced within chat.update's tier.
+    if (row.messageTs) {
+      cards.update(row);
+      return;
+    }
     const age = deps.now().getTime() - (row.submittedAt ?? row.createdAt).getTime();
     if (age > graceMs) await postCard(deps, client, row);
   };

@@ -3,6 +3,8 @@ import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from 
 import type { Logger } from '../log.js';
 import { monthlyChartPng } from './charts-png.js';
 import { slackRefusalOf } from './errors.js';
+import { shareFile } from './file-upload.js';
+import { withRetryAfter } from './retry-after.js';
 import { lowBalanceAlertMessage } from './ui/digest-alert.js';
 import type { DigestMessage } from './ui/digest-common.js';
 import { digestMessage } from './ui/digest-message.js';
@@ -19,8 +21,8 @@ const NO_FILES = new Set(['missing_scope', 'not_allowed_token_type', 'no_permiss
 
 /**
  * Digests and alerts in Slack: chat.postMessage with the Block Kit of src/slack/ui/digest-*.ts and, for
- * the statistics digest, the 12-month PNG in the digest's thread (files.getUploadURLExternal, the upload,
- * files.completeUploadExternal: what WebClient.filesUploadV2 does). A bot without files:write gets the
+ * the statistics digest, the 12-month PNG in the digest's thread (shareFile: files.getUploadURLExternal, the
+ * upload, files.completeUploadExternal). A bot without files:write gets the
  * text chart only; that is logged once, not on every digest.
  */
 export class SlackDigestPoster implements DigestPoster {
@@ -70,18 +72,14 @@ export class SlackDigestPoster implements DigestPoster {
   ): Promise<'uploaded' | 'skipped' | 'failed'> {
     if (!this.#charts) return 'skipped';
     try {
-      const png = await file.png();
-      const upload = {
-        file: Buffer.from(png),
+      await shareFile(this.#client, {
+        bytes: await file.png(),
         filename: file.filename,
         title: file.title,
-        alt_text: file.altText,
-      };
-      await this.#client.filesUploadV2(
-        file.threadTs
-          ? { ...upload, channel_id: channel, thread_ts: file.threadTs }
-          : { ...upload, channel_id: channel },
-      );
+        altText: file.altText,
+        channelId: channel,
+        ...(file.threadTs ? { threadTs: file.threadTs } : {}),
+      });
       return 'uploaded';
     } catch (error) {
       const code = slackRefusalOf(error);
@@ -104,12 +102,14 @@ export class SlackDigestPoster implements DigestPoster {
   /** A public channel the bot left is joined again once (channels:join) rather than losing the digest. */
   async #post(channel: string, message: DigestMessage): Promise<string> {
     const send = () =>
-      this.#client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-      });
+      withRetryAfter(() =>
+        this.#client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks,
+          unfurl_links: false,
+        }),
+      );
     try {
       return (await send()).ts ?? '';
     } catch (error) {

@@ -5,6 +5,7 @@ import {
   type InboundPoster,
   PostFailed,
   PostRateLimited,
+  PostRefused,
   type PostRequest,
   type PostTarget,
   type RelayItem,
@@ -14,8 +15,9 @@ import { concealWebClient } from './conceal.js';
 import {
   channelProblemText,
   INBOUND_POST_CAPACITY,
-  inboundItemText,
+  inboundItemSize,
   inboundPost,
+  postRefusedText,
 } from './ui/inbound-post.js';
 
 export interface SlackInboundPosterOptions {
@@ -62,6 +64,20 @@ const CHANNEL_PROBLEMS = new Set([
   'channel_not_found',
   'is_archived',
   'method_not_supported_for_channel_type',
+  // Posting in the channel is limited to some members (Slack's channel posting permissions).
+  'restricted_action',
+]);
+
+/** Refusals of the post itself: sending the same post again can never succeed. */
+const POST_REFUSALS = new Set([
+  'msg_blocks_too_long',
+  'msg_too_long',
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'invalid_attachments',
+  'too_many_attachments',
+  'no_text',
+  'invalid_arguments',
 ]);
 
 export function createSlackInboundPoster(options: SlackInboundPosterOptions): InboundPoster {
@@ -69,32 +85,60 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
   const view = { timeZone: options.reportTimeZone, simulated: options.simulated };
   /** Channels the admins heard about; forgotten when a post there works again. */
   const reported = new Set<string>();
+  /** Refusals the admins heard about, by channel and reason: told once, however many posts it refuses. */
+  const refusalsReported = new Set<string>();
 
-  const report = async (channel: string, reason: string) => {
-    if (reported.has(channel)) return;
-    reported.add(channel);
-    logger.warn({ channel, reason }, 'cannot post inbound SMS in a channel; telling the admins');
+  const tellAdmins = async (text: string) => {
     for (const admin of options.adminUserIds) {
       await client.chat
-        .postMessage({ channel: admin, text: channelProblemText(channel, reason) })
+        .postMessage({ channel: admin, text })
         .catch((error: unknown) =>
           logger.warn({ admin, err: (error as Error).message }, 'could not tell an admin about a channel'),
         );
     }
   };
 
+  const report = async (channel: string, reason: string) => {
+    if (reported.has(channel)) return;
+    reported.add(channel);
+    logger.warn({ channel, reason }, 'cannot post inbound SMS in a channel; telling the admins');
+    await tellAdmins(channelProblemText(channel, reason));
+  };
+
+  const reportRefusal = async (channel: string, reason: string) => {
+    const key = `${channel} ${reason}`;
+    if (refusalsReported.has(key)) return;
+    refusalsReported.add(key);
+    await tellAdmins(postRefusedText(channel, reason));
+  };
+
+  /**
+   * A reply to a thread whose parent was deleted never shows in Slack, so the parent is looked up first
+   * (chat.getPermalink needs no scope); only a clear message_not_found counts as gone.
+   */
+  const threadGone = async (channel: string, threadTs: string): Promise<boolean> => {
+    try {
+      await client.chat.getPermalink({ channel, message_ts: threadTs });
+      return false;
+    } catch (error) {
+      return (error as WebApiError).data?.error === 'message_not_found';
+    }
+  };
+
   const send = async (target: PostTarget, request: PostRequest) => {
-    const body = inboundPost(request, view);
+    const restarted = target.threadTs !== undefined && (await threadGone(target.channel, target.threadTs));
+    const body = inboundPost(restarted ? { ...request, threadRestarted: true } : request, view);
+    const threadTs = restarted ? undefined : target.threadTs;
     const result = await client.chat.postMessage({
       channel: target.channel,
       text: body.text,
       blocks: body.blocks,
-      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
       unfurl_links: false,
       unfurl_media: false,
     });
     if (!result.ts) throw new PostFailed('Slack answered without a ts');
-    return { ts: result.ts };
+    return { ts: result.ts, ...(restarted ? { threadRestarted: true } : {}) };
   };
 
   const translate = (error: unknown): Error => {
@@ -103,6 +147,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
     if (e.code === webApi.ErrorCode.HTTPError && e.statusCode === 429) return new PostRateLimited(1000);
     const slackError = e.data?.error;
     if (slackError && CHANNEL_PROBLEMS.has(slackError)) return new ChannelUnavailable('', slackError);
+    if (slackError && POST_REFUSALS.has(slackError)) return new PostRefused(slackError);
     return new PostFailed(slackError ?? (error instanceof Error ? error.message : String(error)));
   };
 
@@ -126,7 +171,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
 
   return {
     capacity: INBOUND_POST_CAPACITY,
-    size: (item: RelayItem) => inboundItemText(item, options.reportTimeZone).length,
+    size: (item: RelayItem) => inboundItemSize(item, options.reportTimeZone),
     async post(target, request) {
       let failure: Error;
       try {
@@ -150,6 +195,7 @@ export function createSlackInboundPoster(options: SlackInboundPosterOptions): In
         await report(target.channel, failure.reason);
         throw new ChannelUnavailable(target.channel, failure.reason);
       }
+      if (failure instanceof PostRefused) await reportRefusal(target.channel, failure.reason);
       throw failure;
     },
   };

@@ -4,18 +4,17 @@ import { SlackApiError } from './api-error.js';
 import type { FaultInjector } from './faults.js';
 import { parseApiArgs, readBody, sendJson } from './http-io.js';
 import { METHODS } from './methods/index.js';
-import type { TokenBuckets } from './rate-limiter.js';
+import type { RateLimits } from './rate-limiter.js';
+import { checkScopes } from './scopes.js';
 import type { WorkspaceState } from './workspace-state.js';
-
-/** What a bot token installed with this app's manifest would carry; web-api surfaces it as response_metadata.scopes. */
-const BOT_SCOPES =
-  'chat:write,commands,channels:read,groups:read,im:write,users:read,files:write,channels:join';
 
 export interface ApiRouterDeps {
   state: WorkspaceState;
   botToken: string;
+  /** What the bot token was granted; web-api surfaces it as response_metadata.scopes. */
+  scopes: ReadonlySet<string>;
   faults: FaultInjector;
-  limiter: TokenBuckets | undefined;
+  limiter: RateLimits | undefined;
   logger: Logger;
   baseUrl: string;
 }
@@ -55,7 +54,10 @@ export async function handleApiRequest(
     injected: answer.injected ?? false,
   });
   deps.logger.debug({ method, status: answer.status, error: answer.body.error }, 'fake slack api call');
-  sendJson(res, answer.status, answer.body, { 'x-oauth-scopes': BOT_SCOPES, ...answer.headers });
+  sendJson(res, answer.status, answer.body, {
+    'x-oauth-scopes': [...deps.scopes].join(','),
+    ...answer.headers,
+  });
 }
 
 function answerCall(
@@ -69,6 +71,7 @@ function answerCall(
   const handler = METHODS[method];
   if (!handler) throw new SlackApiError('unknown_method');
   checkToken(deps.botToken, req, args);
+  checkScopes(deps.scopes, method, args, deps.state.directory);
   const retryAfter = rateLimit(deps, method, args);
   if (retryAfter > 0) {
     return {
@@ -90,12 +93,12 @@ function checkToken(botToken: string, req: IncomingMessage, args: Record<string,
   if (token !== botToken) throw new SlackApiError('invalid_auth');
 }
 
-/** Slack's special tier: chat.postMessage about once a second per channel. Other methods are not limited here. */
+/** chat.postMessage about once a second per channel; every other method by its tier, per workspace. */
 function rateLimit(deps: ApiRouterDeps, method: string, args: Record<string, unknown>): number {
-  if (!deps.limiter || method !== 'chat.postMessage') return 0;
+  if (!deps.limiter) return 0;
   const ref = typeof args.channel === 'string' ? args.channel : '';
   const channelId = deps.state.directory.resolve(ref)?.id ?? ref;
-  return deps.limiter.take(channelId);
+  return deps.limiter.take(method, channelId);
 }
 
 function refusalOrCrash(deps: ApiRouterDeps, method: string, error: unknown): Answer {

@@ -54,6 +54,7 @@ export function checkElement(
   }
   checkActionId(element.action_id, `${pointer}/action_id`, problems, actionIds);
   ELEMENT_CHECKS[type]?.(element, pointer, problems);
+  if (element.confirm !== undefined) checkConfirm(element.confirm, `${pointer}/confirm`, problems);
   if ('placeholder' in element)
     checkOptionalText(element.placeholder, `${pointer}/placeholder`, problems, PLACEHOLDER);
 }
@@ -77,6 +78,24 @@ const checkButton: ElementCheck = (element, pointer, problems) => {
   }
 };
 
+/**
+ * Confirmation dialog object (docs.slack.dev/reference/block-kit/composition-objects/confirmation-dialog-object):
+ * title, text, confirm and deny all required and all plain_text, at most 100, 300, 30 and 30 characters.
+ */
+function checkConfirm(confirm: unknown, pointer: string, problems: Problems): void {
+  if (!isRecord(confirm)) {
+    problems.add(pointer, 'must provide an object');
+    return;
+  }
+  checkTextObject(confirm.title, `${pointer}/title`, problems, { plainOnly: true, max: 100 });
+  checkTextObject(confirm.text, `${pointer}/text`, problems, { plainOnly: true, max: 300 });
+  checkTextObject(confirm.confirm, `${pointer}/confirm`, problems, { plainOnly: true, max: 30 });
+  checkTextObject(confirm.deny, `${pointer}/deny`, problems, { plainOnly: true, max: 30 });
+  if (confirm.style !== undefined && confirm.style !== 'primary' && confirm.style !== 'danger') {
+    problems.add(`${pointer}/style`, 'must be one of: primary, danger');
+  }
+}
+
 function optionsCheck(max: number, plainOnly: boolean): ElementCheck {
   return (element, pointer, problems) => {
     if (element.options === undefined) return;
@@ -84,8 +103,64 @@ function optionsCheck(max: number, plainOnly: boolean): ElementCheck {
     element.options.forEach((option, i) => {
       checkOption(option, `${pointer}/options/${i}`, problems, plainOnly);
     });
+    checkInitialOptions(element, element.options, pointer, problems);
   };
 }
+
+/** Slack refuses an `initial_option` (or one of `initial_options`) that is not one of the element's options. */
+function checkInitialOptions(
+  element: Record<string, unknown>,
+  options: unknown[],
+  pointer: string,
+  problems: Problems,
+): void {
+  const key = (o: unknown) =>
+    isRecord(o) ? JSON.stringify([o.value, isRecord(o.text) ? [o.text.type, o.text.text] : null]) : '';
+  const offered = new Set(options.map(key));
+  if (element.initial_option !== undefined && !offered.has(key(element.initial_option))) {
+    problems.add(`${pointer}/initial_option`, 'must match one of the options');
+  }
+  if (Array.isArray(element.initial_options)) {
+    element.initial_options.forEach((o, i) => {
+      if (!offered.has(key(o)))
+        problems.add(`${pointer}/initial_options/${i}`, 'must match one of the options');
+    });
+  }
+}
+
+/**
+ * number_input (docs.slack.dev/reference/block-kit/block-elements/number-input-element): is_decimal_allowed is
+ * required; min_value must not exceed max_value, and initial_value must lie between them (whole unless decimals
+ * are allowed).
+ */
+const checkNumberInput: ElementCheck = (element, pointer, problems) => {
+  if (typeof element.is_decimal_allowed !== 'boolean') {
+    problems.add(`${pointer}/is_decimal_allowed`, 'must provide a boolean');
+  }
+  const number = (key: string): number | undefined => {
+    const raw = element[key];
+    if (raw === undefined) return undefined;
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+    const whole = element.is_decimal_allowed === true || Number.isInteger(value);
+    if (!Number.isFinite(value) || !whole) {
+      problems.add(`${pointer}/${key}`, 'must be a number the input allows, as a string');
+      return undefined;
+    }
+    return value;
+  };
+  const min = number('min_value');
+  const max = number('max_value');
+  const initial = number('initial_value');
+  if (min !== undefined && max !== undefined && min > max) {
+    problems.add(`${pointer}/min_value`, 'must be less than or equal to max_value');
+  }
+  if (
+    initial !== undefined &&
+    ((min !== undefined && initial < min) || (max !== undefined && initial > max))
+  ) {
+    problems.add(`${pointer}/initial_value`, 'must be between min_value and max_value');
+  }
+};
 
 function checkOption(option: unknown, pointer: string, problems: Problems, plainOnly: boolean): void {
   if (!isRecord(option)) {
@@ -106,22 +181,51 @@ const checkImageElement: ElementCheck = (element, pointer, problems) => {
   if (typeof element.alt_text !== 'string') problems.add(`${pointer}/alt_text`, 'must provide a string');
 };
 
-// Slack documents 1–3,000 for max_length and nothing for initial_value (docs.slack.dev, Plain-text input
-// element; its Block Kit team told IBM/slack-wrench#105 there is no hard limit), yet it refused a modal
-// prefilled with 100 KB (smsops issue 11), and one with a ~3,000-character input failed to publish
-// (slackapi/slack-api-specs#67). The fake refuses anything over 3,000, so that the bot never builds on more.
+/**
+ * plain_text_input: `max_length` 1 to 3,000 and `min_length` 0 to 3,000 (docs.slack.dev/reference/block-kit/
+ * block-elements/plain-text-input-element; node-slack-sdk#940 shows the refusal above 3,000). Slack documents no
+ * limit for `initial_value` (slack-wrench#106: Slack's Block Kit team confirmed none), so none is invented here.
+ */
 const checkTextInput: ElementCheck = (element, pointer, problems) => {
-  if (typeof element.max_length === 'number' && element.max_length > 3000) {
-    problems.add(`${pointer}/max_length`, 'must be less than or equal to 3000');
+  const { max_length: max, min_length: min } = element;
+  checkIntegerIn(max, 1, 3000, `${pointer}/max_length`, problems);
+  checkIntegerIn(min, 0, 3000, `${pointer}/min_length`, problems);
+  if (typeof max === 'number' && typeof min === 'number' && min > max) {
+    problems.add(`${pointer}/min_length`, 'must be less than or equal to max_length');
   }
-  checkMaxLength(element.initial_value, 3000, `${pointer}/initial_value`, problems);
+  if (element.initial_value !== undefined && typeof element.initial_value !== 'string') {
+    problems.add(`${pointer}/initial_value`, 'must provide a string');
+  }
+};
+
+function checkIntegerIn(value: unknown, min: number, max: number, pointer: string, problems: Problems): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value)) problems.add(pointer, 'must provide an integer');
+  else if (value > max) problems.add(pointer, `must be less than or equal to ${max}`);
+  else if (value < min) problems.add(pointer, `must be greater than or equal to ${min}`);
+}
+
+/**
+ * file_input (docs.slack.dev/reference/block-kit/block-elements/file-input-element): max_files 1 to 10 (default
+ * 10); filetypes a list of extensions, which Slack does not enforce, so the app must check what it gets.
+ */
+const checkFileInput: ElementCheck = (element, pointer, problems) => {
+  checkIntegerIn(element.max_files, 1, 10, `${pointer}/max_files`, problems);
+  if (element.filetypes !== undefined) {
+    const types = element.filetypes;
+    if (!Array.isArray(types) || types.some((t) => typeof t !== 'string')) {
+      problems.add(`${pointer}/filetypes`, 'must provide an array of strings');
+    }
+  }
 };
 
 const ELEMENT_CHECKS: Record<string, ElementCheck> = {
+  file_input: checkFileInput,
   button: checkButton,
   workflow_button: checkButton,
   image: checkImageElement,
   plain_text_input: checkTextInput,
+  number_input: checkNumberInput,
   overflow: optionsCheck(5, true),
   checkboxes: optionsCheck(10, false),
   radio_buttons: optionsCheck(10, false),

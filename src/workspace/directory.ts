@@ -3,7 +3,8 @@ import type { Channel, ChannelKind, User } from './model.js';
 export interface NewChannel {
   id: string;
   name: string;
-  kind: Exclude<ChannelKind, 'im'>;
+  /** `im` here is a DM between people, which the bot cannot see; the bot's own DMs come from addIm. */
+  kind: ChannelKind;
   members: string[];
   createdSec: number;
   topic?: string;

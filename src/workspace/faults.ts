@@ -1,7 +1,10 @@
 export interface FaultSpec {
   /** Only this Web API method; every method when absent. */
   method?: string;
-  status: 429 | 500 | 503;
+  /** An HTTP error; or 200 with `error`, for a refusal Slack gives that the workspace cannot produce on its own. */
+  status: 200 | 429 | 500 | 503;
+  /** With status 200: Slack's error name, e.g. `restricted_action` (a channel where only admins may post). */
+  error?: string;
   /** Seconds, sent as Retry-After with a 429. Default 1. */
   retryAfter?: number;
   /** How many matching requests fail before the fault is spent. Default 1. */
@@ -14,7 +17,7 @@ export interface Fault {
   body: Record<string, unknown>;
 }
 
-type PendingFault = Required<Omit<FaultSpec, 'method'>> & Pick<FaultSpec, 'method'>;
+type PendingFault = Required<Omit<FaultSpec, 'method' | 'error'>> & Pick<FaultSpec, 'method' | 'error'>;
 
 const ERROR_OF_STATUS: Record<number, string> = {
   429: 'ratelimited',
@@ -47,7 +50,7 @@ export class FaultInjector {
     return {
       status: fault.status,
       headers: fault.status === 429 ? { 'retry-after': String(fault.retryAfter) } : {},
-      body: { ok: false, error: ERROR_OF_STATUS[fault.status] ?? 'fatal_error' },
+      body: { ok: false, error: fault.error ?? ERROR_OF_STATUS[fault.status] ?? 'fatal_error' },
     };
   }
 }

@@ -79,6 +79,17 @@ export class FileStore {
     return file;
   }
 
+  /** A file a person uploads in a modal's file_input: theirs, complete, and shared nowhere yet. */
+  addUpload(input: { filename: string; bytes: Buffer; uploader: string }): StoredFile {
+    const file = this.reserve({
+      filename: input.filename,
+      length: input.bytes.length,
+      uploader: input.uploader,
+    });
+    this.receive(file.id, input.bytes);
+    return this.complete(file.id, undefined, undefined);
+  }
+
   get(id: string): StoredFile | undefined {
     return this.#files.get(id);
   }

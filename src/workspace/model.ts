@@ -29,7 +29,8 @@ export interface User {
   email?: string;
 }
 
-export type ChannelKind = 'public' | 'private' | 'im';
+/** Public and private channels, group DMs (mpim) and the bot's DMs with people (im). */
+export type ChannelKind = 'public' | 'private' | 'mpim' | 'im';
 
 export interface Channel {
   id: string;

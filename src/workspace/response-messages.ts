@@ -29,7 +29,8 @@ export function applyResponseMessage(
     if (!removed) throw new SlackApiError('message_not_found');
     return { kind: 'deleted' };
   }
-  const content = checkMessageContent(body);
+  // bolt-js#2867: the same blocks that chat.postMessage refused as msg_blocks_too_long went through respond().
+  const content = checkMessageContent(body, { blocksTotal: false });
   if (isTrue(body.replace_original) && original) {
     const replaced = target.ephemeral
       ? messages.replaceEphemeral(target.channelId, original, content)

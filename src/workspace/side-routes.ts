@@ -32,7 +32,18 @@ export async function handleUpload(
   res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.size}`);
 }
 
-export function handleFileDownload(state: WorkspaceState, fileId: string, res: ServerResponse): void {
+/** url_private(_download): only with `Authorization: Bearer <token>`, as Slack serves them. */
+export function handleFileDownload(
+  state: WorkspaceState,
+  fileId: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  botToken: string,
+): void {
+  if (req.headers.authorization !== `Bearer ${botToken}`) {
+    sendJson(res, 401, { ok: false, error: 'not_authed' });
+    return;
+  }
   const file = state.files.get(fileId);
   if (!file?.completed) {
     sendJson(res, 404, { ok: false, error: 'file_not_found' });

@@ -15,6 +15,8 @@ export interface FakeSlackOptions {
   port?: number;
   host?: '127.0.0.1' | 'localhost' | '::1';
   botToken?: string;
+  /** The bot token's scopes; default: what manifest.yml requests. */
+  scopes?: readonly string[];
   botUserId?: string;
   teamId?: string;
   /** Any other part of who the workspace and app are. */
@@ -72,6 +74,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const routes = createSlackRoutes({
     state,
     botToken: options.botToken ?? 'xoxb-local',
+    ...(options.scopes ? { scopes: options.scopes } : {}),
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     logger,
     baseUrl: () => baseUrl,
@@ -106,6 +109,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     issueTriggerId: routes.issueTriggerId,
     issueResponseUrl: routes.issueResponseUrl,
     applyAckMessage: routes.applyAckMessage,
+    fileObject: routes.fileObject,
     waitForCall: (method, predicate, waitOptions) => state.waitForCall(method, predicate, waitOptions),
     waitForMessage: (predicate, waitOptions) => state.waitForMessage(predicate, waitOptions),
     close: () => close(server, inFlight),

@@ -21,6 +21,7 @@ export const ACK_DEADLINE_MS = 3000;
 export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   const { fake, botUrl, signingSecret } = options;
   const { state, identity } = fake;
+  const files = { fileObject: (id: string) => fake.fileObject(id) };
 
   function userOf(userId: string): User {
     const user = state.directory.user(userId);
@@ -103,7 +104,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       const actionTs = (state.clock() / 1000).toFixed(6);
       if (input.view) {
         const view = input.values
-          ? state.views.setValues(input.view.id, buildStateValues(input.view, input.values))
+          ? state.views.setValues(input.view.id, buildStateValues(input.view, input.values, files))
           : (state.views.get(input.view.id) ?? input.view);
         const { block, element } = findElement(view.blocks, input.actionId, input.blockId);
         const action = elementAction(block, element, input, actionTs);
@@ -142,7 +143,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       if (!current || state.views.ownerOf(current.id) !== user.id) {
         throw new Error(`no open view ${input.view?.id ?? ''} for ${user.id} to submit`);
       }
-      const view = state.views.setValues(current.id, buildStateValues(current, input.values));
+      const view = state.views.setValues(current.id, buildStateValues(current, input.values, files));
       const payload = viewSubmissionPayload(
         identity,
         user,
@@ -190,7 +191,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         text: input.text,
         ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
       });
-      const channelType = channel.kind === 'im' ? 'im' : channel.kind === 'private' ? 'group' : 'channel';
+      const channelType = { im: 'im', mpim: 'mpim', private: 'group', public: 'channel' }[channel.kind];
       const event = { ...message, event_ts: message.ts, channel_type: channelType };
       return { ...(await sendEvent(event, input)), message };
     },

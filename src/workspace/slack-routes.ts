@@ -4,8 +4,10 @@ import { handleApiRequest } from './api-router.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { UPLOAD_PATH } from './methods/index.js';
 import type { ResponseUrlPost, WorkspaceIdentity } from './model.js';
-import { type RateLimitOptions, TokenBuckets } from './rate-limiter.js';
+import { presentFile } from './presenters.js';
+import { type RateLimitOptions, RateLimits } from './rate-limiter.js';
 import type { ResponseTarget } from './response-urls.js';
+import { manifestBotScopes } from './scopes.js';
 import { deliverResponse, handleFileDownload, handleResponseUrl, handleUpload } from './side-routes.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -23,12 +25,16 @@ export interface SlackSide {
   issueResponseUrl(target: ResponseTarget): string;
   /** Applies a slash-command ack body the way Slack does: as a free response to the command's response_url. */
   applyAckMessage(responseUrl: string, body: Record<string, unknown>): ResponseUrlPost;
+  /** A file as Slack puts it in a file_input's state (and files.info): links on this server. */
+  fileObject(fileId: string): Record<string, unknown> | undefined;
 }
 
 export interface SlackRoutesOptions {
   state: WorkspaceState;
   botToken: string;
-  /** `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3. */
+  /** The bot token's scopes; by default those manifest.yml requests, so a call the manifest does not allow fails. */
+  scopes?: readonly string[];
+  /** `true` means Slack's ~1 chat.postMessage per second per channel with a burst of 3, and every method's tier. */
   rateLimits?: boolean | RateLimitOptions;
   logger: Logger;
   /**
@@ -51,15 +57,16 @@ export interface SlackRoutes extends SlackSide {
 export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
   const { state, botToken, logger } = options;
   const rateLimits = options.rateLimits === true ? {} : options.rateLimits || undefined;
-  const limiter = rateLimits ? new TokenBuckets(rateLimits, state.clock) : undefined;
+  const limiter = rateLimits ? new RateLimits(rateLimits, state.clock) : undefined;
   const faults = new FaultInjector();
+  const scopes = new Set(options.scopes ?? manifestBotScopes());
   const responsePrefix = () => `${options.baseUrl()}${RESPONSE_PATH}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     const path = url.pathname;
     if (path.startsWith(API_PATH)) {
-      const deps = { state, botToken, faults, limiter, logger, baseUrl: options.baseUrl() };
+      const deps = { state, botToken, scopes, faults, limiter, logger, baseUrl: options.baseUrl() };
       const method = decodeURIComponent(path.slice(API_PATH.length));
       await handleApiRequest(deps, method, req, res, url.searchParams);
       return true;
@@ -73,7 +80,7 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
       return true;
     }
     if (path.startsWith(FILES_PATH) && req.method === 'GET') {
-      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, res);
+      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, botToken);
       return true;
     }
     return false;
@@ -88,6 +95,10 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
     clearFaults: () => faults.clear(),
     issueTriggerId: (userId) => state.triggers.issue(userId),
     issueResponseUrl: (target) => `${responsePrefix()}${state.responseUrls.issue(target).id}`,
+    fileObject: (fileId) => {
+      const file = state.files.get(fileId);
+      return file?.completed ? presentFile(file, options.baseUrl()) : undefined;
+    },
     applyAckMessage: (responseUrl, body) => {
       const prefix = responsePrefix();
       const id = responseUrl.startsWith(prefix)

@@ -10,7 +10,16 @@ export type LooseStateValues = Record<string, Record<string, ViewStateValue | st
  * Slack's `view.state.values` for a submission: one entry per input element in the view (null when left empty),
  * with shorthand strings expanded according to each element's type.
  */
-export function buildStateValues(view: ViewOutput, given: LooseStateValues = {}): StateValues {
+export interface StateValueOptions {
+  /** A file as Slack sends it in a file_input's state, by id (undefined: no such file). */
+  fileObject?: (fileId: string) => Record<string, unknown> | undefined;
+}
+
+export function buildStateValues(
+  view: ViewOutput,
+  given: LooseStateValues = {},
+  options: StateValueOptions = {},
+): StateValues {
   const values: StateValues = {};
   for (const block of view.blocks as unknown as Loose[]) {
     const blockId = block.block_id as string;
@@ -20,7 +29,7 @@ export function buildStateValues(view: ViewOutput, given: LooseStateValues = {})
       if (!actionId || !isStateful(element)) continue;
       const supplied = given[blockId]?.[actionId];
       values[blockId] ??= {};
-      values[blockId][actionId] = expand(element, supplied);
+      values[blockId][actionId] = expand(element, supplied, options);
     }
   }
   for (const [blockId, actions] of Object.entries(given)) {
@@ -56,16 +65,40 @@ function initialOf(element: Loose): string | string[] | undefined {
   return undefined;
 }
 
-function expand(element: Loose, given: ViewStateValue | string | string[] | undefined): ViewStateValue {
+function expand(
+  element: Loose,
+  given: ViewStateValue | string | string[] | undefined,
+  options: StateValueOptions,
+): ViewStateValue {
   const supplied = given === undefined ? initialOf(element) : given;
   const type = String(element.type);
   if (supplied !== undefined && typeof supplied === 'object' && !Array.isArray(supplied)) return supplied;
+  if (type === 'file_input') return filesOf(element, asList(supplied), options);
   const expander = EXPANDERS[type];
   if (expander) return expander(element, supplied);
   return { type, value: typeof supplied === 'string' ? supplied : null };
 }
 
 type Expander = (element: Loose, supplied: string | string[] | undefined) => ViewStateValue;
+
+/**
+ * A file_input's state as Slack sends it: `files`, the file objects the person uploaded (id, name, mimetype,
+ * filetype, size, url_private, url_private_download, …), at most max_files of them (default 10).
+ */
+function filesOf(element: Loose, ids: string[], options: StateValueOptions): ViewStateValue {
+  const max = typeof element.max_files === 'number' ? element.max_files : 10;
+  if (ids.length > max) {
+    throw new Error(
+      `${String(element.action_id)} takes at most ${max} files (max_files); Slack would not submit ${ids.length}`,
+    );
+  }
+  const files = ids.map((id) => {
+    const file = options.fileObject?.(id);
+    if (!file) throw new Error(`no uploaded file ${id} for ${String(element.action_id)}`);
+    return file;
+  });
+  return { type: 'file_input', files } as unknown as ViewStateValue;
+}
 
 function optionFor(element: Loose, value: string) {
   const options = (element.options as Loose[] | undefined) ?? [];
@@ -79,8 +112,23 @@ function asList(supplied: string | string[] | undefined): string[] {
   return Array.isArray(supplied) ? supplied : [supplied];
 }
 
+/**
+ * Slack's client takes no more than `max_length` characters, typed or pasted, and shows an error instead of
+ * submitting a longer (prefilled) value: a test that hands one over is asking for what no user can do.
+ */
+function textWithin(element: Loose, supplied: string | string[] | undefined): string | null {
+  if (typeof supplied !== 'string') return null;
+  const max = element.max_length;
+  if (typeof max === 'number' && [...supplied].length > max) {
+    throw new Error(
+      `${String(element.action_id)} takes at most ${max} characters (max_length); Slack would not submit ${[...supplied].length}`,
+    );
+  }
+  return supplied;
+}
+
 const EXPANDERS: Record<string, Expander> = {
-  plain_text_input: (_e, s) => ({ type: 'plain_text_input', value: typeof s === 'string' ? s : null }),
+  plain_text_input: (e, s) => ({ type: 'plain_text_input', value: textWithin(e, s) }),
   static_select: (e, s) => ({
     type: 'static_select',
     selected_option: typeof s === 'string' ? optionFor(e, s) : null,

@@ -89,6 +89,38 @@ const kitchenSink: View = {
   ],
 } as View;
 
+/** A short code field whose prefilled value is longer than its max_length, as a bot could send. */
+const limited: View = {
+  type: 'modal',
+  callback_id: 'limited',
+  title: plain('Limited'),
+  submit: plain('Save'),
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'code',
+      label: plain('Code'),
+      element: { type: 'plain_text_input', action_id: 'code', max_length: 5, initial_value: 'ABCDEFGH' },
+    },
+  ],
+} as View;
+
+/** A modal with a file_input, as the recipients upload of issue 14 will have. */
+const withFile: View = {
+  type: 'modal',
+  callback_id: 'with_file',
+  title: plain('Upload'),
+  submit: plain('Send'),
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'doc',
+      label: plain('Recipients file'),
+      element: { type: 'file_input', action_id: 'doc', max_files: 1, filetypes: ['csv'] },
+    },
+  ],
+} as View;
+
 const stepTwo: View = {
   type: 'modal',
   callback_id: 'kitchen_sink_2',
@@ -105,6 +137,7 @@ describe.skipIf(!hasChromium)(
     let page: Page;
     const submissions: Record<string, Record<string, ViewStateValue>>[] = [];
     const actions: BlockAction['actions'] = [];
+    const uploaded: { file: Record<string, string>; bytes: string }[] = [];
 
     beforeAll(async () => {
       bot = await startLocalBot();
@@ -115,6 +148,19 @@ describe.skipIf(!hasChromium)(
         answers += 1;
         if (answers === 1) await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
         else await ack({ response_action: 'push', view: stepTwo });
+      });
+      bot.app.view('with_file', async ({ ack, view }) => {
+        await ack();
+        // What the bot does with it: the file object, then its bytes with the bot token.
+        const file = (view.state.values.doc!.doc as unknown as { files: Record<string, string>[] }).files[0]!;
+        const download = await fetch(file.url_private_download!, {
+          headers: { authorization: `Bearer ${bot.workspace.botToken}` },
+        });
+        uploaded.push({ file, bytes: await download.text() });
+      });
+      bot.app.view('limited', async ({ ack, view }) => {
+        submissions.push(view.state.values);
+        await ack();
       });
       bot.app.action({ action_id: 'extras', type: 'block_actions' }, async ({ ack, body }) => {
         actions.push(...(body as BlockAction).actions);
@@ -190,6 +236,51 @@ describe.skipIf(!hasChromium)(
       await modal.locator('.modal-foot').getByRole('button', { name: 'Cancel' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(bot.workspace.state.views.stack(SEEDED.users.admin)).toEqual([]);
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('takes no more than max_length: typing stops there, and a longer prefilled value is held back with an error', async () => {
+      const before = submissions.length;
+      bot.workspace.state.views.open(SEEDED.users.admin, limited);
+      const modal = page.getByRole('dialog', { name: 'Limited' });
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'Save' }).click();
+      await modal
+        .getByRole('alert')
+        .getByText(/no more than 5 characters/)
+        .waitFor();
+      expect(submissions).toHaveLength(before);
+      await modal.getByLabel('Code').fill('');
+      await modal.getByLabel('Code').pressSequentially('1234567');
+      expect(await modal.getByLabel('Code').inputValue()).toBe('12345');
+      await modal.getByRole('button', { name: 'Save' }).click();
+      await modal.waitFor({ state: 'detached' });
+      expect(submissions.at(-1)).toEqual({ code: { code: { type: 'plain_text_input', value: '12345' } } });
+      expect(pageErrors(page)).toEqual([]);
+    });
+
+    it('uploads a file through a file_input; the submission carries Slack’s file object, readable with the bot token', async () => {
+      bot.workspace.state.views.open(SEEDED.users.admin, withFile);
+      const modal = page.getByRole('dialog', { name: 'Upload' });
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'Send' }).click();
+      await modal.getByRole('alert').getByText('Please complete this required field.').waitFor();
+      await modal.getByLabel('Recipients file').setInputFiles({
+        name: 'list.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('msisdn\n905321234567\n'),
+      });
+      await modal.getByText('list.csv').waitFor();
+      await modal.getByRole('button', { name: 'Send' }).click();
+      await modal.waitFor({ state: 'detached' });
+      await eventually(() => uploaded.length).toBe(1);
+      expect(uploaded[0]!.file).toMatchObject({
+        name: 'list.csv',
+        mimetype: 'text/csv',
+        filetype: 'csv',
+        size: 20,
+      });
+      expect(uploaded[0]!.bytes).toBe('msisdn\n905321234567\n');
       expect(pageErrors(page)).toEqual([]);
     });
   },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostFailed } from '../../src/jobs/inbound-poster.js';
 import { openStore } from '../../src/store/index.js';
+import { blocksCharacters, MAX_BLOCKS_CHARACTERS } from '../../src/workspace/message-limits.js';
 import { channels, type InboundRig, number, postCounts, startInboundRig } from './inbound-support.js';
 
 let rig: InboundRig | undefined;
@@ -48,6 +49,20 @@ describe('inbound relay: bursts against Slack’s rate limit', () => {
     const posted = rig.posted();
     const followUp = posted.find((p) => p.id === first)!;
     expect(followUp.threadTs).toBe(posted.find((p) => p.id === ids[3])!.ts);
+  });
+
+  it('sizes each burst post under Slack’s total for blocks, button values included', async () => {
+    rig = await startInboundRig();
+    // Long texts from many numbers: posts are filled by size, not by the 48-block count.
+    const text = 'Bu mesaj uzun bir yanittir ve siparisimin durumunu ogrenmek istiyorum. '.repeat(4);
+    const ids = await rig.inject(Array.from({ length: 120 }, (_, i) => ({ MSISDN: number(i), Text: text })));
+    const result = await rig.relay({ settings: SLACK_PACE }).pollOnce();
+    expect(result).toMatchObject({ ok: true, posted: 120, pending: 0 });
+    const calls = rig.fake.state.calls('chat.postMessage');
+    expect(calls.filter((c) => c.result.ok !== true).map((c) => c.result.error)).toEqual([]);
+    for (const call of calls)
+      expect(blocksCharacters(call.args.blocks)).toBeLessThanOrEqual(MAX_BLOCKS_CHARACTERS);
+    expectEachOnce(postCounts(rig)[channels.smsOps], ids);
   });
 
   it('honours Retry-After: that channel waits, nothing is lost or posted twice', async () => {

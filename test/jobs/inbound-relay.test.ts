@@ -141,6 +141,24 @@ describe('inbound relay: conversations', () => {
     expect(rig.fake.state.messages.thread(channels.smsOps, at.get(a1!)!.ts)).toHaveLength(3);
   });
 
+  it('starts a new thread, and says so, when the conversation’s thread parent was deleted', async () => {
+    const relay = rig.relay();
+    const [first] = await rig.inject([{ MSISDN: number(1), Text: 'first' }]);
+    await relay.pollOnce();
+    const parent = rig.posted().find((p) => p.id === first)!;
+    // Someone deletes the post: a reply to it would never show in Slack.
+    rig.fake.state.messages.delete(channels.smsOps, parent.ts);
+    const [second] = await rig.inject([{ MSISDN: number(1), Text: 'second' }]);
+    await relay.pollOnce();
+    const restarted = rig.posted().find((p) => p.id === second)!;
+    expect(restarted.threadTs).toBeUndefined();
+    expect(rig.fake.state.messages.history(channels.smsOps).map((m) => m.ts)).toContain(restarted.ts);
+    expect(JSON.stringify(restarted.message.blocks)).toContain('earlier thread');
+    const [third] = await rig.inject([{ MSISDN: number(1), Text: 'third' }]);
+    await relay.pollOnce();
+    expect(rig.posted().find((p) => p.id === third)!.threadTs).toBe(restarted.ts);
+  });
+
   it('starts a new thread once the number was quiet for longer than CONVERSATION_HOURS', async () => {
     const relay = rig.relay({ settings: { conversationHours: 24 } });
     const [first] = await rig.inject([{ MSISDN: number(1), Text: 'yesterday' }]);
@@ -263,6 +281,41 @@ describe('inbound relay: faults', () => {
     expect(await relay.pollOnce()).toMatchObject({ posted: 1 });
     expect(postCounts(rig)).toEqual({ [channels.smsOps]: { [id!]: 1 } });
     expect((await rig.store.inbound.get(`${id}@${channels.smsOps}`))?.posted).toBe(true);
+  });
+
+  it('takes a refusal of the post itself as final: skips its SMS, tells the admins once, posts the rest', async () => {
+    const ids = await rig.inject([
+      { MSISDN: number(1), Text: 'one' },
+      { MSISDN: number(2), Text: 'two' },
+      { MSISDN: number(3), Text: 'three' },
+    ]);
+    rig.fake.injectFault({ method: 'chat.postMessage', status: 200, error: 'msg_blocks_too_long' });
+    const relay = rig.relay();
+    expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 2, skipped: 1, pending: 0 });
+    const refusedCalls = rig.fake.state.calls('chat.postMessage').length;
+    // The next polls read the same SMS again (the overlap window) and never rebuild the refused posts.
+    expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 0, pending: 0 });
+    expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 0, pending: 0 });
+    expect(rig.fake.state.calls('chat.postMessage')).toHaveLength(refusedCalls);
+    expect(Object.keys(postCounts(rig)[channels.smsOps] ?? {}).sort()).toEqual(
+      [String(ids[1]), String(ids[2])].sort(),
+    );
+    const reports = rig.fake.state.messages.all().filter((m) => m.text.includes('Slack refused a post'));
+    expect(reports.map((m) => m.channel)).toEqual([`D${users.admin.slice(1)}`]);
+    expect(reports[0]!.text).toContain('msg_blocks_too_long');
+    expect(await rig.store.inbound.getCursor('inbound')).toBeDefined();
+  });
+
+  it('takes a channel where posting is restricted as unavailable: admins told once, not retried', async () => {
+    await rig.inject([{ MSISDN: number(1), Text: 'one' }]);
+    rig.fake.injectFault({ method: 'chat.postMessage', status: 200, error: 'restricted_action' });
+    const relay = rig.relay();
+    expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 0, skipped: 1, pending: 0 });
+    const calls = rig.fake.state.calls('chat.postMessage').length;
+    expect(await relay.pollOnce()).toMatchObject({ posted: 0, pending: 0 });
+    expect(rig.fake.state.calls('chat.postMessage')).toHaveLength(calls);
+    const reports = rig.fake.state.messages.all().filter((m) => m.text.includes('limited to some members'));
+    expect(reports).toHaveLength(1);
   });
 
   it('joins a public channel it is not in; for a private one it tells the admins once', async () => {

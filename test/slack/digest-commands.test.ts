@@ -1,9 +1,10 @@
 import { WebClient } from '@slack/web-api';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DigestScheduler } from '../../src/jobs/digest-scheduler.js';
 import { type Logger, silentLogger } from '../../src/log.js';
 import { SlackDigestPoster } from '../../src/slack/digest-poster.js';
-import { checkBlocks, type SlackMessage } from '../../src/workspace/index.js';
+import { checkBlocks, type SlackMessage, startFakeSlack } from '../../src/workspace/index.js';
+import { manifestBotScopes } from '../../src/workspace/scopes.js';
 import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;
@@ -170,6 +171,8 @@ describe('scheduled digests through Slack', () => {
       },
     );
     expect(reply.files![0]).toMatchObject({ mimetype: 'image/png', name: 'sms-sent-12-months.png' });
+    // The chart's alternative text reaches Slack under the name Slack documents, alt_txt.
+    expect(h.fake.state.files.get(reply.files![0]!.id)?.altText).toMatch(/^Bar chart of SMS sent per month/);
     await h.store.subscriptions.remove(subscription.id);
   });
 
@@ -179,16 +182,12 @@ describe('scheduled digests through Slack', () => {
       ...silentLogger,
       warn: (_o: unknown, msg?: string) => warnings.push(msg ?? ''),
     } as unknown as Logger;
-    const noScope = new WebClient(h.fake.botToken, {
-      slackApiUrl: h.fake.apiUrl,
+    // A workspace whose token lacks files:write: Slack answers the upload with missing_scope.
+    const noFiles = await startFakeSlack({ scopes: manifestBotScopes().filter((s) => s !== 'files:write') });
+    const noScope = new WebClient(noFiles.botToken, {
+      slackApiUrl: noFiles.apiUrl,
       retryConfig: { retries: 0 },
     });
-    const upload = vi.spyOn(noScope, 'filesUploadV2').mockRejectedValue(
-      Object.assign(new Error('An API error occurred: missing_scope'), {
-        code: 'slack_webapi_platform_error',
-        data: { ok: false, error: 'missing_scope', needed: 'files:write' },
-      }),
-    );
     const poster = new SlackDigestPoster({ client: noScope, logger });
     const { subscription } = await h.store.subscriptions.add(
       channels.alerts,
@@ -197,16 +196,19 @@ describe('scheduled digests through Slack', () => {
       new Date(Date.now() - 3_600_000),
     );
     const s = scheduler(poster, 'no-scope');
-    const after = h.fake.state.journal.seq;
     const first = new Date();
     expect((await s.tick(first))[0]?.outcome).toBe('posted');
-    await posted(/Monthly statistics digest/, after, channels.alerts);
+    await noFiles.waitForMessage(
+      (m) => m.channel === channels.alerts && /Monthly statistics digest/.test(m.text),
+    );
     // The next slot of the every-2-seconds schedule, on the scheduler's clock rather than a sleep.
     expect((await s.tick(new Date(first.getTime() + 2_100)))[0]?.outcome).toBe('posted');
-    expect(upload).toHaveBeenCalledTimes(1);
+    const uploads = noFiles.state.calls('files.getUploadURLExternal');
+    expect(uploads.map((c) => [c.result.error, c.result.needed])).toEqual([['missing_scope', 'files:write']]);
     expect(poster.chartsEnabled).toBe(false);
     expect(warnings.filter((w) => /files:write/.test(w))).toHaveLength(1);
     await h.store.subscriptions.remove(subscription.id);
+    await noFiles.close();
   });
 });
 

@@ -115,6 +115,20 @@ describe('/sms subscribe inbound and /sms unsubscribe inbound', () => {
     );
     expect(await inbound(channels.general)).toEqual([['KATIL', null]]);
   });
+
+  it('subscribes a private channel the bot was invited to, with the scopes manifest.yml grants', async () => {
+    h.fake.state.directory.join(channels.finance, h.fake.identity.botUserId);
+    const after = h.fake.state.journal.seq;
+    await h.sms('subscribe inbound', users.admin, channels.finance);
+    const told = await h.fake.state.waitFor(
+      'response',
+      (r) => JSON.stringify(r.body).includes('subscribed') || JSON.stringify(r.body).includes('wrong'),
+      { after },
+    );
+    expect(JSON.stringify(told.body)).not.toMatch(/Something went wrong/);
+    expect(h.fake.state.calls('conversations.info').at(-1)?.result).toMatchObject({ ok: true });
+    expect(await inbound(channels.finance)).toEqual([[null, null]]);
+  });
 });
 
 describe('Reply button on an inbound SMS', () => {

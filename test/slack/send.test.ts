@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ViewOutput } from '../../src/workspace/index.js';
-import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
+import {
+  channels,
+  ephemeralText,
+  type Harness,
+  startHarness,
+  textBlockOf,
+  users,
+} from '../support/slack-harness.js';
 
 let h: Harness;
 
@@ -74,6 +81,38 @@ describe('/sms send: the compose modal', () => {
     expect(updated).toContain('UCS-2');
     expect(updated).toContain('3 recipients');
     expect(updated).toContain('“😀”');
+  });
+});
+
+describe('/sms send: the estimate while typing fast', () => {
+  it('ends showing the latest text when keystrokes race, each update with the hash as last seen', async () => {
+    const view = await openCompose('send');
+    const textBlock = textBlockOf(view);
+    const after = h.fake.state.journal.seq;
+    const typed = ['Hi', 'Hi there', `Hi there, ${'long text '.repeat(20)}`];
+    // Three keystrokes' actions leave before the bot has answered any: each carries the hash of the view as
+    // it was when typed, as Slack's do.
+    await Promise.all(
+      typed.map((text) =>
+        h.driver.blockAction({
+          userId: users.admin,
+          view,
+          actionId: 'text',
+          blockId: textBlock,
+          value: text,
+          values: { recipients: { recipients: THREE }, [textBlock]: { text } },
+        }),
+      ),
+    );
+    const latest = /210 characters.*2 segments per message/;
+    await h.fake.state.waitFor(
+      'view',
+      (e) => e.view.id === view.id && latest.test(JSON.stringify(e.view.blocks)),
+      { after, timeoutMs: 5_000 },
+    );
+    // No update went out with a hash Slack had already replaced.
+    const updates = h.fake.state.calls('views.update').filter((c) => c.seq > after);
+    expect(updates.filter((c) => c.result.error === 'hash_conflict')).toEqual([]);
   });
 });
 

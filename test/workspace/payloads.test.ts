@@ -51,6 +51,16 @@ describe('payload pieces', () => {
     expect(() => buildStateValues(view, { nope: { x: 'y' } })).toThrow(/no input nope\/x/);
   });
 
+  it('submits no more than a text input’s max_length, as no user can type or paste more into Slack', () => {
+    const limited = structuredClone(blocks);
+    (limited[1]!.element as Record<string, unknown>).max_length = 5;
+    const view = { id: 'V1', blocks: limited } as unknown as ViewOutput;
+    expect(buildStateValues(view, { to: { n: '12345' } }).to).toEqual({
+      n: { type: 'plain_text_input', value: '12345' },
+    });
+    expect(() => buildStateValues(view, { to: { n: '123456' } })).toThrow(/at most 5 characters/);
+  });
+
   it('signs like Slack’s documented example', () => {
     // https://api.slack.com/authentication/verifying-requests-from-slack: the worked example's secret and body.
     const body =

@@ -24,6 +24,45 @@ describe('rate limits and injected faults', () => {
     expect(limited?.result).toEqual({ ok: false, error: 'ratelimited' });
   });
 
+  it('limits every other method by its tier, per method: chat.update (Tier 3) and views.update (Tier 4)', async () => {
+    const clock = manualClock();
+    const fake = await fakeSlack({ clock: clock.now, rateLimits: true });
+    const client = clientFor(fake, { rejectRateLimitedCalls: true });
+    const { ts } = await client.chat.postMessage({ channel, text: 'card' });
+    for (let i = 0; i < 50; i++) await client.chat.update({ channel, ts: ts!, text: `update ${i}` });
+    await expect(client.chat.update({ channel, ts: ts!, text: 'one too many' })).rejects.toMatchObject({
+      code: ErrorCode.RateLimitedError,
+      retryAfter: 2,
+    });
+    // Another method has its own allowance: Tier 4's hundred a minute.
+    const { view } = await client.views.open({
+      trigger_id: fake.issueTriggerId(SEEDED.users.admin),
+      view: { type: 'modal', title: { type: 'plain_text', text: 'T' }, blocks: [] },
+    });
+    let hash = view!.hash!;
+    for (let i = 0; i < 100; i++) {
+      const next = {
+        type: 'modal' as const,
+        title: { type: 'plain_text' as const, text: `T${i}` },
+        blocks: [],
+      };
+      hash = (await client.views.update({ view_id: view!.id!, hash, view: next })).view!.hash!;
+    }
+    await expect(
+      client.views.update({
+        view_id: view!.id!,
+        hash,
+        view: { type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] },
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.RateLimitedError });
+    clock.advance(2000);
+    await expect(client.chat.update({ channel, ts: ts!, text: 'later' })).resolves.toBeTruthy();
+    expect(fake.state.calls('chat.update').find((c) => c.status === 429)?.result).toEqual({
+      ok: false,
+      error: 'ratelimited',
+    });
+  });
+
   it('is honoured by WebClient: it waits Retry-After seconds and retries on its own', async () => {
     const fake = await fakeSlack({ rateLimits: { postsPerSecondPerChannel: 1, burst: 1 } });
     // minTimeout 0: web-api already slept Retry-After; p-retry's own backoff would only add to it.

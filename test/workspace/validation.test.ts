@@ -4,6 +4,7 @@ import { clientFor, fakeSlack, quietLogger, slackError, WebClient } from './help
 
 const { channels, users } = SEEDED;
 
+const fileIdOf = (result: unknown) => String((result as { file_id?: string }).file_id);
 const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
 const button = (text: string, action_id: string) => ({
   type: 'button',
@@ -104,6 +105,59 @@ describe('Slack-like validation', () => {
     expect((await slackError(client.chat.postMessage({ channel: channels.smsOps, text: long }))).error).toBe(
       'msg_too_long',
     );
+  });
+
+  it('refuses blocks too long in total with msg_blocks_too_long, button values counted, each block valid', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    const withButton = (text: string, value: string) => ({
+      ...section(text),
+      accessory: { ...button('Reply', 'reply'), value },
+    });
+    // Five sections of 2,200 characters: each within its 3,000, 11,000 in all, and fine.
+    const fine = Array.from({ length: 5 }, () => section('x'.repeat(2200)));
+    const posted = await client.chat.postMessage({ channel: channels.smsOps, text: 'ok', blocks: fine });
+    // The same text with a 300-character button value on each: 12,500 characters, refused.
+    const tooLong = Array.from({ length: 5 }, () => withButton('x'.repeat(2200), 'v'.repeat(300)));
+    for (const call of [
+      client.chat.postMessage({ channel: channels.smsOps, text: 'x', blocks: tooLong }),
+      client.chat.update({ channel: channels.smsOps, ts: posted.ts!, text: 'x', blocks: tooLong }),
+    ]) {
+      expect((await slackError(call)).error).toBe('msg_blocks_too_long');
+    }
+  });
+
+  it('takes the argument names Slack documents: alt_txt for a file, a channel id for chat.update', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    const named = await client.apiCall('files.getUploadURLExternal', {
+      filename: 'a.png',
+      length: 3,
+      alt_txt: 'A bar chart',
+    });
+    expect(fake.state.files.get(fileIdOf(named))?.altText).toBe('A bar chart');
+    // alt_text is not Slack's name for it: like any unknown argument, it changes nothing.
+    const misnamed = await client.apiCall('files.getUploadURLExternal', {
+      filename: 'b.png',
+      length: 3,
+      alt_text: 'A bar chart',
+    });
+    expect(fake.state.files.get(fileIdOf(misnamed))?.altText).toBeUndefined();
+    const tooLong = client.apiCall('files.getUploadURLExternal', {
+      filename: 'c.png',
+      length: 3,
+      alt_txt: 'x'.repeat(1001),
+    });
+    expect((await slackError(tooLong)).error).toBe('alt_txt_too_large');
+
+    // chat.postMessage takes a user id for the DM; chat.update needs the conversation's id it answered with.
+    const posted = await client.chat.postMessage({ channel: users.alice, text: 'hello' });
+    expect(posted.channel).toBe(SEEDED.ims.alice);
+    const byUser = client.chat.update({ channel: users.alice, ts: posted.ts!, text: 'edited' });
+    expect((await slackError(byUser)).error).toBe('channel_not_found');
+    await expect(
+      client.chat.update({ channel: posted.channel!, ts: posted.ts!, text: 'edited' }),
+    ).resolves.toBeTruthy();
   });
 
   it('refuses blocks that are not JSON with invalid_blocks_format', async () => {

@@ -23,6 +23,39 @@ function modal(title = 'Send SMS', extra: Partial<View> = {}): View {
   } as View;
 }
 
+/** The modal with its one text input given these properties. */
+function withTextInput(element: Record<string, unknown>): View {
+  const view = modal() as unknown as { blocks: { element: Record<string, unknown> }[] };
+  view.blocks[0]!.element = { ...view.blocks[0]!.element, ...element };
+  return view as unknown as View;
+}
+
+describe('text inputs: max_length and min_length as Slack takes them', () => {
+  it('refuses max_length above 3,000 (or below 1) and min_length above max_length', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    for (const [element, pointer] of [
+      [{ max_length: 3001 }, '/view/blocks/0/element/max_length'],
+      [{ max_length: 0 }, '/view/blocks/0/element/max_length'],
+      [{ min_length: 3001 }, '/view/blocks/0/element/min_length'],
+      [{ max_length: 10, min_length: 11 }, '/view/blocks/0/element/min_length'],
+    ] as const) {
+      const refusal = await slackError(
+        client.views.open({ trigger_id: fake.issueTriggerId(users.alice), view: withTextInput(element) }),
+      );
+      expect(refusal.error).toBe('invalid_arguments');
+      expect(refusal.messages.join('\n')).toContain(`[json-pointer:${pointer}]`);
+    }
+  });
+
+  it('takes a max_length of 3,000 and an initial_value of any length, for which Slack documents no limit', async () => {
+    const fake = await fakeSlack();
+    const view = withTextInput({ max_length: 3000, initial_value: 'x'.repeat(5000) });
+    const opened = await clientFor(fake).views.open({ trigger_id: fake.issueTriggerId(users.alice), view });
+    expect(opened.ok).toBe(true);
+  });
+});
+
 describe('views and trigger_ids', () => {
   it('opens a modal for the trigger’s user, then pushes and updates within the stack', async () => {
     const fake = await fakeSlack();

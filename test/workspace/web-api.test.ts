@@ -117,8 +117,9 @@ describe('fake Slack Web API through a real WebClient', () => {
     expect(again.warning).toBe('already_in_channel');
   });
 
-  it('describes users', async () => {
-    const fake = await fakeSlack();
+  it('describes users to a token with users:read', async () => {
+    // manifest.yml does not ask for users:read (the bot never calls users.info), so this token is given it.
+    const fake = await fakeSlack({ scopes: ['users:read'] });
     const client = clientFor(fake);
     const { user } = await client.users.info({ user: users.alice });
     expect(user).toMatchObject({
@@ -154,7 +155,10 @@ describe('fake Slack Web API through a real WebClient', () => {
       text: 'Here is the report',
       files: [expect.objectContaining({ id: file!.id })],
     });
-    const download = await fetch(`${fake.baseUrl}/files/${file!.id}/report.csv`);
+    // url_private needs the bot token, as in Slack.
+    const download = await fetch(`${fake.baseUrl}/files/${file!.id}/report.csv`, {
+      headers: { authorization: `Bearer ${fake.botToken}` },
+    });
     expect(await download.text()).toBe(csv);
   });
 

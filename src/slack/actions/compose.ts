@@ -7,6 +7,7 @@ import {
   senderOptionsOf,
   viewSchema,
 } from '../compose/state.js';
+import type { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
 import { composeView, FIELD } from '../ui/compose.js';
 
@@ -65,44 +66,46 @@ async function rebuild(
   });
 }
 
-async function update(
+/** The view as this action saw it, rebuilt with the change, through the view's one queue of updates. */
+function update(
   deps: SlackDeps,
+  updates: ViewUpdates,
   args: ActionArgs,
   change: { mode?: 'same' | 'personalised'; text?: string },
-) {
+): Promise<void> {
   const view = viewSchema.parse(args.body.view);
-  const next = await rebuild(deps, view, change);
-  try {
-    await args.client.views.update({ view_id: view.id, hash: view.hash, view: next });
-  } catch (error) {
-    // A newer keystroke already updated the view: its own action will bring the estimate up to date.
-    if ((error as { data?: { error?: string } }).data?.error !== 'hash_conflict') throw error;
-  }
+  const actionTs = Number((args.action as { action_ts?: string }).action_ts ?? 0);
+  return updates.request(view.id, {
+    actionTs: Number.isFinite(actionTs) ? actionTs : 0,
+    payloadHash: view.hash,
+    build: () => rebuild(deps, view, change),
+    client: args.client,
+  });
 }
 
 /** While the user types: the estimate line follows the text, recipients, list and encoding. */
-export function estimateHandler(deps: SlackDeps) {
+export function estimateHandler(deps: SlackDeps, updates: ViewUpdates) {
   return async function handleComposeEstimate(args: ActionArgs): Promise<void> {
     await args.ack();
-    await update(deps, args, {});
+    await update(deps, updates, args, {});
   };
 }
 
-export function modeHandler(deps: SlackDeps) {
+export function modeHandler(deps: SlackDeps, updates: ViewUpdates) {
   return async function handleComposeMode(args: ActionArgs): Promise<void> {
     await args.ack();
     const action = args.action as { selected_option?: { value?: string } };
     const mode = action.selected_option?.value === 'personalised' ? 'personalised' : 'same';
-    await update(deps, args, { mode });
+    await update(deps, updates, args, { mode });
   };
 }
 
-export function templateHandler(deps: SlackDeps) {
+export function templateHandler(deps: SlackDeps, updates: ViewUpdates) {
   return async function handleComposeTemplate(args: ActionArgs): Promise<void> {
     await args.ack();
     const name = (args.action as { selected_option?: { value?: string } }).selected_option?.value;
     const template = name ? await deps.store.templates.get(name) : undefined;
     if (!template) return;
-    await update(deps, args, { text: template.content });
+    await update(deps, updates, args, { text: template.content });
   };
 }

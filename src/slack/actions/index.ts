@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
 import { CARD_ACTIONS } from '../ui/card.js';
@@ -10,12 +11,14 @@ import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './
 import { registerInboundActions } from './inbound.js';
 
 export function register(app: App, deps: SlackDeps): void {
-  const estimate = estimateHandler(deps);
+  // One queue for every compose change, so keystrokes, mode and template updates of a view never race.
+  const updates = new ViewUpdates(deps.logger);
+  const estimate = estimateHandler(deps, updates);
   for (const field of [FIELD.text, FIELD.recipients, FIELD.csv, FIELD.list, FIELD.encoding]) {
     app.action({ action_id: field, type: 'block_actions' }, estimate);
   }
-  app.action({ action_id: FIELD.mode, type: 'block_actions' }, modeHandler(deps));
-  app.action({ action_id: FIELD.template, type: 'block_actions' }, templateHandler(deps));
+  app.action({ action_id: FIELD.mode, type: 'block_actions' }, modeHandler(deps, updates));
+  app.action({ action_id: FIELD.template, type: 'block_actions' }, templateHandler(deps, updates));
   app.action({ action_id: CARD_ACTIONS.refresh, type: 'block_actions' }, cardRefreshHandler(deps));
   app.action({ action_id: CARD_ACTIONS.cancel, type: 'block_actions' }, cardCancelHandler(deps));
   app.action({ action_id: CANCEL_CONFIRM_ACTION, type: 'block_actions' }, cancelConfirmHandler(deps));

@@ -12,6 +12,7 @@ import {
 } from '../../digests/schedule-interval.js';
 import { DIGEST_KINDS } from '../../digests/types.js';
 import type { DigestKind, Subscription } from '../../store/index.js';
+import { ensureBotCanPost } from '../conversation-access.js';
 import { UserInputError, userMessageFor } from '../errors.js';
 import { denialText, satisfies } from '../permissions.js';
 import { digestMessage } from '../ui/digest-message.js';
@@ -97,6 +98,8 @@ export async function subscribeDigest(ctx: CommandContext): Promise<void> {
       `${error.message}.\nSchedules: ${SCHEDULE_EXAMPLES.map((e) => `\`${e}\``).join(', ')}. E.g. \`/sms subscribe digest balance weekdays 09:00\`.`,
     );
   }
+  // A digest is posted by the scheduler with nobody at hand: a conversation it could never post in is refused now.
+  await ensureBotCanPost(ctx.client, ctx.channelId);
   const now = ctx.deps.now();
   const kinds = kindsOf(kind);
   let created = 0;

@@ -1,3 +1,4 @@
+import { ensureBotCanPost } from '../conversation-access.js';
 import { UserInputError } from '../errors.js';
 import { denialText, satisfies } from '../permissions.js';
 import {
@@ -48,34 +49,6 @@ async function denied(ctx: CommandContext): Promise<boolean> {
   return true;
 }
 
-/**
- * The relay posts here without a person at hand to fix things, so a channel it cannot post in is found
- * out now: a public channel is joined, a private one must invite the bot first.
- */
-async function ensureBotCanPost(ctx: CommandContext): Promise<void> {
-  if (!/^[CG]/.test(ctx.channelId)) return;
-  let info: { channel?: { is_member?: boolean; is_private?: boolean; is_archived?: boolean } };
-  try {
-    info = await ctx.client.conversations.info({ channel: ctx.channelId });
-  } catch (error) {
-    const code = (error as { data?: { error?: string } }).data?.error;
-    if (code === 'channel_not_found') {
-      throw new UserInputError(
-        'I am not in this private channel: `/invite @smsops` first, then subscribe again.',
-      );
-    }
-    throw error;
-  }
-  if (info.channel?.is_archived) throw new UserInputError('This channel is archived.');
-  if (info.channel?.is_member) return;
-  if (info.channel?.is_private) {
-    throw new UserInputError(
-      'I am not in this private channel: `/invite @smsops` first, then subscribe again.',
-    );
-  }
-  await ctx.client.conversations.join({ channel: ctx.channelId });
-}
-
 const sameFilter = (a: InboundFilter, b: { keyword?: string | null; recipient?: string | null }) =>
   (a.keyword ?? '').toLowerCase() === (b.keyword ?? '').toLowerCase() &&
   (a.recipient ?? '') === (b.recipient ?? '');
@@ -84,7 +57,8 @@ const sameFilter = (a: InboundFilter, b: { keyword?: string | null; recipient?: 
 export async function subscribeInbound(ctx: CommandContext): Promise<void> {
   if (await denied(ctx)) return;
   const filter = parseInboundFilter(ctx.args.slice(1));
-  await ensureBotCanPost(ctx);
+  // The relay posts here without a person at hand to fix things, so a conversation it cannot post in is found out now.
+  await ensureBotCanPost(ctx.client, ctx.channelId);
   const { store, now } = ctx.deps;
   const { created } = await store.subscriptions.add(
     ctx.channelId,

@@ -17,7 +17,23 @@ export const LIMITS = {
    * 100 KB was refused. We never prefill more than the documented input size.
    */
   textInput: 3000,
+  /**
+   * Slack refuses a message whose blocks are too long in total (msg_blocks_too_long), though every block is
+   * within its own limit. Undocumented: Slack's staff gave "12,000 text characters with a buffer for block
+   * containers" (github.com/slackapi/bolt-js/issues/2509, refusals seen from about 13,200), and
+   * github.com/slackapi/bolt-js/issues/2867 saw one at 11,341 characters of text alone. We count every string
+   * in the blocks (button values and ids included, see blocksCharacters) and stay under 12,000.
+   */
+  blocksCharactersPerMessage: 12_000,
 } as const;
+
+/** What a message's blocks weigh against LIMITS.blocksCharactersPerMessage: every string but type and style names. */
+export function blocksCharacters(value: unknown, key = ''): number {
+  if (typeof value === 'string') return key === 'type' || key === 'style' ? 0 : value.length;
+  if (Array.isArray(value)) return value.reduce<number>((sum, v) => sum + blocksCharacters(v), 0);
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.entries(value).reduce((sum, [k, v]) => sum + blocksCharacters(v, k), 0);
+}
 
 export function header(text: string): KnownBlock {
   return {

@@ -117,8 +117,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
                 value: String(row.id),
                 confirm: {
                   title: { type: 'plain_text' as const, text: 'Cancel this batch?' },
+                  // Slack documents plain_text only for a confirm dialog's text.
                   text: {
-                    type: 'mrkdwn' as const,
+                    type: 'plain_text' as const,
                     text: `Messages of batch ${row.messageId} not yet delivered will not be sent, and their cost is refunded. Delivered messages cannot be taken back.`,
                   },
                   confirm: { type: 'plain_text' as const, text: 'Cancel batch' },
@@ -136,4 +137,9 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ? `${title} ${sendReference(row)}: state unknown`
       : `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
   return { text, blocks };
+}
+
+/** Said in the sender's DM, above the card, when the conversation the send came from is closed to the bot. */
+export function cardMovedText(): string {
+  return ':information_source: I cannot post in the conversation you sent from, so your delivery card is here. To see cards there, invite me with `/invite @smsops` (in a channel), or send from a channel I am in.';
 }

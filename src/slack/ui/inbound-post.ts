@@ -1,17 +1,23 @@
 import type { KnownBlock } from '@slack/types';
 import type { PostRequest, RelayItem } from '../../jobs/inbound-poster.js';
 import { formatForPeople } from '../../sms/index.js';
-import { context, LIMITS, simulatedNotice } from './blocks.js';
+import { blocksCharacters, context, LIMITS, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatTime, plural, truncate } from './format.js';
 
 export const INBOUND_REPLY_ACTION = 'inbound_reply';
 
+/** Room kept for the simulated notice and the burst note, which share a post with the SMS sections. */
+const NOTES_RESERVE = 600;
+
 /**
  * One section per SMS, and room for the simulated notice and the burst note: 48 of Slack's 50 blocks.
- * The size budget is ours: Slack caps each section at 3,000 characters but a post of 48 full ones
- * would be unreadable and near Slack's undocumented payload limits, so long texts make posts shorter.
+ * Sizes are what Slack counts against its total for a message's blocks (inboundItemSize), so long texts
+ * make posts shorter and no post is refused as msg_blocks_too_long.
  */
-export const INBOUND_POST_CAPACITY = { items: LIMITS.blocksPerMessage - 2, size: 12_000 } as const;
+export const INBOUND_POST_CAPACITY = {
+  items: LIMITS.blocksPerMessage - 2,
+  size: LIMITS.blocksCharactersPerMessage - NOTES_RESERVE,
+} as const;
 
 /** An SMS is at most ten segments (1,530 GSM characters); its quote stays well inside one section. */
 const MAX_QUOTE_UNITS = 2_600;
@@ -103,6 +109,11 @@ function itemBlock(item: RelayItem, timeZone: string): KnownBlock {
   };
 }
 
+/** What one SMS's section weighs in a post: its text, its Reply button, value and ids included. */
+export function inboundItemSize(item: RelayItem, timeZone: string): number {
+  return blocksCharacters(itemBlock(item, timeZone));
+}
+
 /** The notification line: what a phone shows, escaped like the rest. */
 function notificationText(items: readonly RelayItem[]): string {
   const numbers = [...new Set(items.map((i) => i.message.msisdn))];
@@ -124,13 +135,20 @@ export function inboundPost(
   const numbers = new Set(items.map((i) => i.message.msisdn)).size;
   const blocks: KnownBlock[] = [
     ...simulatedNotice(view.simulated),
+    // One slot for either note: a shared post is always new, so it never restarts a thread.
     ...(request.shared
       ? [
           context(
             `:inbox_tray: ${plural(items.length, 'SMS', 'SMS')} from ${plural(numbers, 'number')} arrived at once, so they share this post; later messages from these numbers reply in its thread.`,
           ),
         ]
-      : []),
+      : request.threadRestarted
+        ? [
+            context(
+              ':leftwards_arrow_with_hook: The earlier thread with this number was deleted, so this starts a new one; its next messages reply here.',
+            ),
+          ]
+        : []),
     ...items.map((item) => itemBlock(item, view.timeZone)),
   ];
   return { text: notificationText(items), blocks };
@@ -143,6 +161,13 @@ export function channelProblemText(channel: string, reason: string): string {
       ? 'it is archived'
       : reason === 'channel_not_found'
         ? 'I cannot see it (a private channel I was not invited to, or it was deleted)'
-        : 'I am not a member and cannot join it';
+        : reason === 'restricted_action'
+          ? 'posting there is limited to some members'
+          : 'I am not a member and cannot join it';
   return `:warning: smsops cannot post inbound SMS in <#${channel}>: ${why}. Invite me with \`/invite @smsops\`, or run \`/sms unsubscribe inbound\` there. Until then its inbound SMS are skipped; \`/sms inbox\` still lists them.`;
+}
+
+/** The one report admins get when Slack refuses an inbound post for what it is; the relay moves on. */
+export function postRefusedText(channel: string, reason: string): string {
+  return `:warning: Slack refused a post of inbound SMS in <#${channel}> (\`${escapeMrkdwn(reason)}\`), so those SMS were skipped there; \`/sms inbox\` still lists them. Other posts go on; this is reported once.`;
 }

@@ -14,6 +14,10 @@ import { slackEscape } from './slack-text.js';
 export const SLACKBOT = 'USLACKBOT';
 
 const JSON_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Slack takes files of at most 10 MB in a file_input. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Its base64, with room for the rest of the JSON. */
+const UPLOAD_JSON_LIMIT_BYTES = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024;
 
 export interface PageApiDeps {
   state: WorkspaceState;
@@ -35,8 +39,10 @@ class PageError extends Error {
 
 type Body = Record<string, unknown>;
 
-async function readJson(req: IncomingMessage): Promise<Body> {
-  const raw = await readBody(req, JSON_LIMIT_BYTES);
+async function readJson(req: IncomingMessage, limit = JSON_LIMIT_BYTES): Promise<Body> {
+  const raw = await readBody(req, limit).catch(() => {
+    throw new PageError(413, 'the body is too large');
+  });
   if (raw.length === 0) return {};
   try {
     const value: unknown = JSON.parse(raw.toString('utf8'));
@@ -236,6 +242,28 @@ export function createPageApi(deps: PageApiDeps) {
     return { ok: result.status === 200 && !result.late, status: result.status, late: result.late };
   }
 
+  /**
+   * A file picked in a modal's file_input, as JSON with its bytes in base64 (the page's POSTs are JSON only):
+   * stored as the person's upload, as Slack does before the modal is submitted.
+   */
+  function upload(body: Body) {
+    const user = human(need(body, 'user'));
+    const filename = need(body, 'name').replace(/[\\/]/g, '_').slice(0, 255);
+    const bytes = Buffer.from(need(body, 'base64'), 'base64');
+    if (bytes.length > MAX_UPLOAD_BYTES) throw new PageError(413, 'a file in a modal may be at most 10 MB');
+    const file = state.files.addUpload({ filename, bytes, uploader: user.id });
+    return { id: file.id, name: file.name, size: file.size };
+  }
+
+  /** The page's own way to show a file: url_private needs the bot token, which the page does not have. */
+  function serveFile(id: string, res: ServerResponse) {
+    const file = state.files.get(id);
+    if (!file?.completed) throw new PageError(404, `no file ${id}`);
+    res
+      .writeHead(200, { 'content-type': file.mimetype, 'content-length': file.bytes.length })
+      .end(file.bytes);
+  }
+
   async function submit(body: Body) {
     const user = human(need(body, 'user'));
     const view = ownView(user, need(body, 'viewId'));
@@ -318,6 +346,16 @@ export function createPageApi(deps: PageApiDeps) {
     try {
       if (name.startsWith('sim/')) {
         await simulator(name.slice('sim/'.length), req, res);
+        return;
+      }
+      if (name === 'upload' && req.method === 'POST') {
+        sendJson(res, 200, upload(await readJson(req, UPLOAD_JSON_LIMIT_BYTES)), {
+          'cache-control': 'no-store',
+        });
+        return;
+      }
+      if (name.startsWith('files/') && req.method === 'GET') {
+        serveFile(name.slice('files/'.length), res);
         return;
       }
       const get = req.method === 'GET' ? GETS[name] : undefined;

@@ -1,12 +1,12 @@
 import type { EphemeralMessage, SlackMessage } from '../model.js';
 import type { WorkspaceState } from '../workspace-state.js';
 
-/** A message as the page gets it: Slack's shape, plus a same-origin URL for each shared file. */
+/** A message as the page gets it: Slack's shape, plus a URL the page may read each shared file at. */
 export function presentMessage<M extends SlackMessage | EphemeralMessage>(message: M) {
   if (!message.files?.length) return message;
   return {
     ...message,
-    files: message.files.map((f) => ({ ...f, url: `/files/${f.id}/${encodeURIComponent(f.name)}` })),
+    files: message.files.map((f) => ({ ...f, url: `/_ws/files/${f.id}` })),
   };
 }
 

@@ -54,9 +54,14 @@ const postEphemeral: MethodHandler = (ctx) => {
   return { message_ts: message.ts };
 };
 
-/** Slack only lets an app edit or delete what it posted itself. */
+/**
+ * Slack only lets an app edit or delete what it posted itself, named by the conversation's id: a user id, which
+ * chat.postMessage takes for the DM, names no conversation here (channel_not_found).
+ */
 function ownMessage(ctx: MethodContext, refusal: string) {
-  const channel = visibleConversation(ctx, optionalString(ctx.args, 'channel'));
+  const ref = optionalString(ctx.args, 'channel');
+  if (ref !== undefined && ctx.state.directory.user(ref)) throw new SlackApiError('channel_not_found');
+  const channel = visibleConversation(ctx, ref);
   const ts = requiredString(ctx.args, 'ts', 'message_not_found');
   const message = ctx.state.messages.find(channel.id, ts);
   if (!message) throw new SlackApiError('message_not_found');

@@ -27,6 +27,7 @@ const info: MethodHandler = (ctx) => {
 const TYPE_OF_KIND: Record<Channel['kind'], string> = {
   public: 'public_channel',
   private: 'private_channel',
+  mpim: 'mpim',
   im: 'im',
 };
 

@@ -11,6 +11,7 @@ import {
 } from './context.js';
 
 export const UPLOAD_PATH = '/upload/';
+const MAX_ALT_TXT = 1000;
 
 const getUploadURLExternal: MethodHandler = (ctx) => {
   const filename = requiredString(ctx.args, 'filename');
@@ -18,7 +19,10 @@ const getUploadURLExternal: MethodHandler = (ctx) => {
   if (!Number.isInteger(length) || length < 0) {
     throw new SlackApiError('invalid_arguments', ['[ERROR] length must be a non-negative integer']);
   }
-  const altText = optionalString(ctx.args, 'alt_txt') ?? optionalString(ctx.args, 'alt_text');
+  // Slack documents alt_txt (docs.slack.dev/reference/methods/files.getUploadURLExternal), at most 1,000
+  // characters; any other name, alt_text included, is an argument Slack does not know and ignores.
+  const altText = optionalString(ctx.args, 'alt_txt');
+  if (altText !== undefined && altText.length > MAX_ALT_TXT) throw new SlackApiError('alt_txt_too_large');
   const file = ctx.state.files.reserve({
     filename,
     length,
@@ -79,7 +83,15 @@ const completeUploadExternal: MethodHandler = (ctx) => {
   return { files: files.map((f) => presentFile(f, ctx.baseUrl)) };
 };
 
+/** files.info (scope files:read): the file object, with its url_private links. */
+const info: MethodHandler = (ctx) => {
+  const file = ctx.state.files.get(requiredString(ctx.args, 'file', 'file_not_found'));
+  if (!file?.completed) throw new SlackApiError('file_not_found');
+  return { file: presentFile(file, ctx.baseUrl), comments: [], response_metadata: { next_cursor: '' } };
+};
+
 export const fileMethods: Record<string, MethodHandler> = {
+  'files.info': info,
   'files.getUploadURLExternal': getUploadURLExternal,
   'files.completeUploadExternal': completeUploadExternal,
 };

@@ -457,6 +457,30 @@ function remember(viewId, blockId, actionId, value) {
   S.typed.set(viewId, typed);
 }
 
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Uploads what was picked in a file_input, as Slack does before the modal is submitted, up to max_files. */
+async function uploadPicked(input) {
+  const host = input.closest('[data-action]');
+  const viewRoot = host?.closest('.modal[data-view-id]');
+  if (!host || !viewRoot) return;
+  const files = JSON.parse(host.dataset.files || '[]');
+  const room = Number(host.dataset.max || 10) - files.length;
+  for (const file of [...input.files].slice(0, Math.max(0, room))) {
+    const data = await api('upload', { user: S.me, name: file.name, base64: await base64Of(file) });
+    files.push({ id: data.id, name: data.name });
+  }
+  // The page keeps the uploads as the input's value; what is submitted is their ids, expanded by the workspace.
+  remember(viewRoot.dataset.viewId, host.dataset.block, host.dataset.action, files);
+  renderModal(true);
+}
+
 function readElement(el) {
   switch (el.dataset.type) {
     case 'radio_buttons':
@@ -466,6 +490,8 @@ function readElement(el) {
     case 'multi_static_select':
     case 'multi_users_select':
       return [...el.selectedOptions].map((o) => o.value);
+    case 'file_input':
+      return JSON.parse(el.dataset.files || '[]').map((f) => f.id);
     default:
       return el.value ?? '';
   }
@@ -713,6 +739,18 @@ function requiredErrors(view, values) {
       errors[block.block_id] = 'Please complete this required field.';
       continue;
     }
+    const textual = ['plain_text_input', 'email_text_input', 'url_text_input'].includes(block.element.type);
+    if (textual && typeof value === 'string' && value !== '') {
+      // Slack's client holds a text outside min_length..max_length back (a prefilled one may be too long).
+      const length = [...value].length;
+      const { max_length: max, min_length: min } = block.element;
+      if (max !== undefined && length > max) {
+        errors[block.block_id] = `Please enter no more than ${max} characters (${length} now).`;
+      } else if (min !== undefined && length < min) {
+        errors[block.block_id] = `Please enter at least ${min} characters.`;
+      }
+      continue;
+    }
     if (block.element.type === 'number_input' && typeof value === 'string') {
       const n = Number(value);
       const { min_value: min, max_value: max, is_decimal_allowed: decimal } = block.element;
@@ -780,6 +818,8 @@ function onViewInput(event) {
   const el = event.target.closest('[data-action]');
   const viewRoot = el?.closest('.modal[data-view-id], .home[data-view-id]');
   if (!el || !viewRoot || !STATEFUL.has(el.dataset.type)) return;
+  // A file_input's value changes once its upload is done (uploadPicked), not as the picker changes.
+  if (el.dataset.type === 'file_input') return;
   remember(viewRoot.dataset.viewId, el.dataset.block, el.dataset.action, readElement(el));
   const errors = S.errors.get(viewRoot.dataset.viewId);
   if (errors?.[el.dataset.block]) {
@@ -1122,6 +1162,10 @@ function wire() {
   });
 
   document.addEventListener('change', (event) => {
+    if (event.target.classList.contains('bk-file-pick')) {
+      uploadPicked(event.target).catch((error) => toast(`Could not upload: ${error.message}`));
+      return;
+    }
     if (event.target.id === 'user-switch') {
       S.me = event.target.value;
       S.thread = null;

@@ -367,6 +367,7 @@ export const STATEFUL = new Set([
   'checkboxes',
   'datepicker',
   'timepicker',
+  'file_input',
 ]);
 
 function dispatchTriggers(block, element, inInput) {
@@ -485,6 +486,18 @@ function renderElement(block, element, ctx, place) {
         id,
         'aria-labelledby': ctx.labelId,
       })}>${items}</div>`;
+    }
+    case 'file_input': {
+      // The value is what was uploaded so far: [{ id, name }]. The picker uploads at once, as Slack does.
+      const files = Array.isArray(value) ? value.filter((f) => f && typeof f === 'object') : [];
+      const max = Number.isInteger(element.max_files) ? element.max_files : 10;
+      const accept = Array.isArray(element.filetypes)
+        ? element.filetypes.map((t) => `.${String(t).replace(/^\./, '')}`).join(',')
+        : undefined;
+      const list = files.map((f) => `<li class="bk-file-name">${escapeHtml(f.name)}</li>`).join('');
+      return `<div class="bk-file"${common({ 'data-files': JSON.stringify(files), 'data-max': max })}><input class="bk-file-pick"${attrs(
+        { id, type: 'file', multiple: max > 1, accept, disabled: files.length >= max },
+      )}><ul class="bk-file-list">${list}</ul></div>`;
     }
     case 'datepicker':
       return `<input class="bk-input bk-date"${common({ id, type: 'date', value: typeof value === 'string' ? value : '' })}>`;

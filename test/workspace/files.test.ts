@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { SEEDED, type ViewOutput } from '../../src/workspace/index.js';
+import { manifestBotScopes } from '../../src/workspace/scopes.js';
+import { buildStateValues } from '../../src/workspace/state-values.js';
+import { clientFor, fakeSlack, slackError } from './helpers.js';
+
+const { users } = SEEDED;
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+
+function modalWithFileInput(element: Record<string, unknown>) {
+  return {
+    type: 'modal' as const,
+    title: plain('Upload'),
+    submit: plain('Send'),
+    blocks: [{ type: 'input', block_id: 'doc', label: plain('Recipients file'), element }],
+  };
+}
+
+describe('file inputs and files, as Slack has them', () => {
+  it('takes a file_input in a modal with max_files 1 to 10, and refuses more', async () => {
+    const fake = await fakeSlack();
+    const client = clientFor(fake);
+    const open = (element: Record<string, unknown>) =>
+      client.views.open({ trigger_id: fake.issueTriggerId(users.admin), view: modalWithFileInput(element) });
+    await expect(
+      open({ type: 'file_input', action_id: 'doc', max_files: 1, filetypes: ['csv'] }),
+    ).resolves.toMatchObject({
+      ok: true,
+    });
+    const refusal = await slackError(open({ type: 'file_input', action_id: 'doc', max_files: 11 }));
+    expect(refusal.error).toBe('invalid_arguments');
+    expect(refusal.messages.join('\n')).toContain('[json-pointer:/view/blocks/0/element/max_files]');
+  });
+
+  it('submits the uploaded files as Slack’s file objects, and no more than max_files', () => {
+    const files = new Map([
+      ['F1', { id: 'F1', name: 'list.csv', url_private_download: 'http://x/files/F1/list.csv' }],
+    ]);
+    const view = {
+      id: 'V1',
+      blocks: modalWithFileInput({ type: 'file_input', action_id: 'doc', max_files: 1 }).blocks,
+    } as unknown as ViewOutput;
+    const fileObject = (id: string) => files.get(id);
+    expect(buildStateValues(view, { doc: { doc: ['F1'] } }, { fileObject })).toEqual({
+      doc: { doc: { type: 'file_input', files: [files.get('F1')] } },
+    });
+    expect(() => buildStateValues(view, { doc: { doc: ['F1', 'F1'] } }, { fileObject })).toThrow(
+      /at most 1 files/,
+    );
+    expect(() => buildStateValues(view, { doc: { doc: ['F9'] } }, { fileObject })).toThrow(
+      /no uploaded file F9/,
+    );
+  });
+
+  it('answers files.info with files:read, and serves url_private_download only with the bot token', async () => {
+    const fake = await fakeSlack({ scopes: [...manifestBotScopes(), 'files:read'] });
+    const upload = fake.state.files.addUpload({
+      filename: 'list.csv',
+      bytes: Buffer.from('msisdn\n905321234567\n'),
+      uploader: users.admin,
+    });
+    expect(fake.fileObject(upload.id)).toMatchObject({
+      id: upload.id,
+      name: 'list.csv',
+      mimetype: 'text/csv',
+    });
+    const { file } = await clientFor(fake).files.info({ file: upload.id });
+    expect(file).toMatchObject({
+      id: upload.id,
+      name: 'list.csv',
+      filetype: 'csv',
+      size: 20,
+      user: users.admin,
+    });
+    const url = file!.url_private_download!;
+    const withToken = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
+    expect(withToken.status).toBe(200);
+    expect(await withToken.text()).toBe('msisdn\n905321234567\n');
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+    await anonymous.arrayBuffer();
+    const wrong = await fetch(url, { headers: { authorization: 'Bearer xoxb-not-ours' } });
+    expect(wrong.status).toBe(401);
+    await wrong.arrayBuffer();
+    expect((await slackError(clientFor(fake).files.info({ file: 'F0NOPE' }))).error).toBe('file_not_found');
+  });
+
+  it('refuses files.info to a token without files:read, which manifest.yml does not ask for today', async () => {
+    const fake = await fakeSlack();
+    const upload = fake.state.files.addUpload({
+      filename: 'a.csv',
+      bytes: Buffer.from('x'),
+      uploader: users.admin,
+    });
+    expect((await slackError(clientFor(fake).files.info({ file: upload.id }))).error).toBe('missing_scope');
+  });
+});

@@ -3,7 +3,7 @@ import type { OutboxRow } from '../../store/index.js';
 import { openCompose, splitSendArguments } from '../compose/open.js';
 import { UserInputError } from '../errors.js';
 import { mayCancel } from '../permissions.js';
-import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
+import { cancelPrompt } from '../ui/cancel.js';
 import { deliveryCard } from '../ui/card.js';
 import { escapeMrkdwn } from '../ui/format.js';
 import { reportCard } from '../ui/report.js';
@@ -99,29 +99,5 @@ export async function cancelCommand(ctx: CommandContext): Promise<void> {
         : `Batch ${messageId} was not sent from smsops: only an admin may cancel it.`,
     );
   }
-  await ctx.respond({
-    response_type: 'ephemeral',
-    text: `Cancel batch ${messageId}?`,
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `Cancel batch *${messageId}*? Messages not yet delivered will not be sent and their cost is refunded; delivered ones cannot be taken back.`,
-        },
-      },
-      {
-        type: 'actions',
-        elements: [
-          {
-            type: 'button',
-            action_id: CANCEL_CONFIRM_ACTION,
-            style: 'danger',
-            text: { type: 'plain_text', text: `Cancel batch ${messageId}` },
-            value: String(messageId),
-          },
-        ],
-      },
-    ],
-  });
+  await ctx.respond({ response_type: 'ephemeral', ...cancelPrompt(messageId) });
 }

@@ -4,7 +4,7 @@ import type { BalanceLogEntry, Survey, SurveyAnswer } from '../../src/gateway/in
 import { buildBalanceDigest } from '../../src/jobs/digest-balance.js';
 import { statsDigestOf } from '../../src/jobs/digest-stats.js';
 import type { DigestFraming, SurveysDigest } from '../../src/jobs/digest-types.js';
-import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts-png.js';
+import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts/monthly-chart.js';
 import { lowBalanceAlertMessage } from '../../src/slack/ui/digest-alert.js';
 import { balanceDigestMessage } from '../../src/slack/ui/digest-balance.js';
 import { statsDigestMessage } from '../../src/slack/ui/digest-stats.js';

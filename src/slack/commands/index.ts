@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../deps.js';
-import { ADMIN_HANDLERS } from './admin.js';
+import { ADMIN_HANDLERS } from './saved-items.js';
 import type { SubcommandName } from './catalogue.js';
 import type { SubcommandHandler } from './context.js';
 import { DIGEST_HANDLERS } from './digests.js';

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import type { KnownBlock } from '@slack/types';
 import { GatewayRejected } from '../../gateway/index.js';
 import type { OutboxRow } from '../../store/index.js';
-import { updateCard } from '../cards.js';
+import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, mayCancel, roleOf } from '../permissions.js';

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
-import { postCard, updateCard } from '../cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
+import { postCard, updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';

@@ -18,10 +18,10 @@ import { registerSecret } from './secrets.js';
 import { sendLeaseMs } from './sending/lease.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { CardUpdater } from './slack/card-updates.js';
-import { cardOnProgress, postCard } from './slack/cards.js';
+import { cardOnProgress, postCard } from './slack/delivery-cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
-import { createSlackInboundPoster, inboundWebClient } from './slack/inbound-poster.js';
+import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
 import { openStore, type Store } from './store/index.js';
 import type { LocalWorkspace } from './workspace/local.js';
 

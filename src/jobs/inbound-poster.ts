@@ -2,7 +2,7 @@ import type { InboundMessage } from '../gateway/index.js';
 
 /**
  * What the inbound relay needs from a chat system, and nothing more: the relay stays free of Slack, and
- * tests or another chat system can stand in. src/slack/inbound-poster.ts implements it for Slack.
+ * tests or another chat system can stand in. src/slack/slack-inbound-poster.ts implements it for Slack.
  */
 
 /** One inbound SMS as the relay hands it over, with what the relay learned about it. */

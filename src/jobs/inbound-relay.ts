@@ -12,14 +12,15 @@ import {
   PostRefused,
   type RelayItem,
 } from './inbound-poster.js';
-import { channelsFor, routesWithDefault } from './inbound-routing.js';
+import { channelsFor } from './inbound-routing.js';
 import { SurveyMatcher } from './inbound-surveys.js';
 import { JobLoop } from './loop.js';
 
 export interface InboundRelaySettings {
   /**
-   * Unique per running process, never shared by two live ones (host name, pid and a random part): a
-   * claim held by this id and not posted is taken for a leftover of our own.
+   * Unique among live processes yet stable across restarts (the bot uses host:port): a claim held by
+   * this id and not posted is taken for a leftover of our own, also one left by this process's
+   * predecessor when it died.
    */
   instanceId: string;
   /** INBOUND_POLL_SECONDS. */
@@ -30,8 +31,6 @@ export interface InboundRelaySettings {
   conversationHours?: number;
   /** STOP_WORDS. Default STOP, UNSUBSCRIBE, IPTAL, DUR. */
   stopWords?: readonly string[];
-  /** INBOUND_CHANNEL: gets every inbound SMS. */
-  defaultChannel?: string;
   /** SURVEY_KEYWORDS, parsed: keyword → survey id. */
   surveyKeywords?: Readonly<Record<string, number>>;
   /** A claim older than this that was never posted is presumed dead and taken over. Default 5 min. */
@@ -82,8 +81,7 @@ interface Delivery {
   receivedMs: number;
 }
 
-type ResolvedSettings = Required<Omit<InboundRelaySettings, 'defaultChannel'>> &
-  Pick<InboundRelaySettings, 'defaultChannel'>;
+type ResolvedSettings = Required<InboundRelaySettings>;
 
 interface Outage {
   since: Date;
@@ -240,7 +238,7 @@ export class InboundRelay {
 
     const keysOf = new Map<InboundMessage, string[]>();
     const deliveries: Delivery[] = [];
-    const routes = routesWithDefault(await store.subscriptions.listByKind('inbound'), this.#s.defaultChannel);
+    const routes = await store.subscriptions.listByKind('inbound');
     const unrouted: number[] = [];
     for (const message of messages) {
       const channels = channelsFor(routes, message);

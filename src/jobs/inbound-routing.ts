@@ -57,8 +57,3 @@ export function channelsFor(routes: readonly InboundRoute[], message: InboundMes
   }
   return channels;
 }
-
-/** INBOUND_CHANNEL takes everything, as if it had `/sms subscribe inbound` with no filter. */
-export function routesWithDefault(routes: readonly InboundRoute[], defaultChannel?: string): InboundRoute[] {
-  return defaultChannel ? [{ channel: defaultChannel }, ...routes] : [...routes];
-}

@@ -38,6 +38,13 @@ export type SendOutcome =
   | { kind: 'duplicate'; row: OutboxRow }
   | { kind: 'refused'; row: OutboxRow; refusal: SendRefusal };
 
+/** Numbers the send left out because they opted out after the compose (recorded on the row at sending). */
+export function optedOutAtSending(row: OutboxRow): string[] {
+  const payload = row.payload as { optedOutAtSending?: unknown } | null;
+  const numbers = payload?.optedOutAtSending;
+  return Array.isArray(numbers) ? numbers.filter((n): n is string => typeof n === 'string') : [];
+}
+
 export interface SendDeps {
   gateway: Gateway;
   store: Store;

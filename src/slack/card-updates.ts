@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log.js';
 import type { OutboxRow } from '../store/index.js';
-import { updateCard } from './cards.js';
+import { updateCard } from './delivery-cards.js';
 import type { SlackDeps } from './deps.js';
 import { isRateLimited } from './retry-after.js';
 

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { DigestFraming, DigestPoster, DigestReport, LowBalanceAlert } from '../digests/types.js';
 import type { Logger } from '../log.js';
-import { monthlyChartPng } from './charts-png.js';
+import { monthlyChartPng } from './charts/monthly-chart.js';
 import { slackRefusalOf } from './errors.js';
 import { shareFile } from './file-upload.js';
 import { withRetryAfter } from './retry-after.js';

@@ -20,6 +20,15 @@ export async function allowed(deps: SlackDeps, userId: string, need: Need): Prom
   return satisfies(await roleOf(deps, userId), need);
 }
 
+/**
+ * Cancelling costs nothing but cannot be undone for what it stops: a batch is its sender's to cancel, or an
+ * admin's; one smsops has no record of (sent elsewhere, or forgotten) only an admin's. A sender who has
+ * lost the sender role may no longer cancel.
+ */
+export function mayCancel(role: Role | undefined, userId: string, sentBy: string | undefined): boolean {
+  return satisfies(role, 'sender') && (role === 'admin' || sentBy === userId);
+}
+
 export function denialText(need: Need, role: Role | undefined): string {
   const have = role ? `your role is *${role}*` : 'you have no smsops role yet';
   const what = { viewer: 'look this up', sender: 'send or cancel SMS', admin: 'do this' }[need];

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundMessage, Survey } from '../../src/gateway/index.js';
-import {
-  channelsFor,
-  keywordOf,
-  routesWithDefault,
-  sameRecipient,
-  sameWord,
-} from '../../src/jobs/inbound-routing.js';
+import { channelsFor, keywordOf, sameRecipient, sameWord } from '../../src/jobs/inbound-routing.js';
 import { parseSurveyKeywords, SurveyMatcher } from '../../src/jobs/inbound-surveys.js';
 
 function sms(overrides: Partial<InboundMessage> = {}): InboundMessage {
@@ -43,21 +37,20 @@ describe('routing', () => {
     expect(sameRecipient('ACME', 'INFO')).toBe(false);
   });
 
-  it('sends an SMS to every channel with a matching route, once each, INBOUND_CHANNEL first', () => {
-    const routes = routesWithDefault(
-      [
-        { channel: 'C1', keyword: 'ANKET' },
-        { channel: 'C2', recipient: 'ACME' },
-        { channel: 'C2', keyword: 'ANKET', recipient: 'ACME' },
-        { channel: 'C3', keyword: 'KATIL', recipient: '4440123' },
-        { channel: 'C0' },
-      ],
-      'C0',
-    );
+  it('sends an SMS to every channel with a matching route, once each, an unfiltered route taking all', () => {
+    // C0 is as INBOUND_CHANNEL's subscription: made first at start-up, with no filter.
+    const routes = [
+      { channel: 'C0' },
+      { channel: 'C1', keyword: 'ANKET' },
+      { channel: 'C2', recipient: 'ACME' },
+      { channel: 'C2', keyword: 'ANKET', recipient: 'ACME' },
+      { channel: 'C3', keyword: 'KATIL', recipient: '4440123' },
+      { channel: 'C0' },
+    ];
     expect(channelsFor(routes, sms({ keyword: 'anket', recipient: 'ACME' }))).toEqual(['C0', 'C1', 'C2']);
     expect(channelsFor(routes, sms({ keyword: 'KATIL' }))).toEqual(['C0', 'C3']);
     expect(channelsFor(routes, sms({ keyword: 'KATIL', recipient: 'INFO' }))).toEqual(['C0']);
-    expect(channelsFor(routesWithDefault([{ channel: 'C1', keyword: 'X' }]), sms())).toEqual([]);
+    expect(channelsFor([{ channel: 'C1', keyword: 'X' }], sms())).toEqual([]);
   });
 
   it('gives a subscription what arrived from its creation on, with a minute’s grace for clock skew', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitWords } from '../../src/slack/commands/admin.js';
+import { splitWords } from '../../src/slack/commands/arguments.js';
 import { fromSlack } from '../../src/slack/commands/slack-text.js';
 import { auditMessage, detailsSummary } from '../../src/slack/ui/admin-audit.js';
 import { type AdminMessage, pageOf } from '../../src/slack/ui/admin-common.js';

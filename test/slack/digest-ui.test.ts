@@ -4,7 +4,7 @@ import { runwayOf, spendOf } from '../../src/digests/spend.js';
 import { statsDigestOf } from '../../src/digests/stats.js';
 import type { DigestFraming, SurveysDigest } from '../../src/digests/types.js';
 import type { BalanceLogEntry, Survey, SurveyAnswer } from '../../src/gateway/index.js';
-import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts-png.js';
+import { monthlyChartPng, monthlyChartSvg } from '../../src/slack/charts/monthly-chart.js';
 import { lowBalanceAlertMessage } from '../../src/slack/ui/digest-alert.js';
 import { balanceDigestMessage } from '../../src/slack/ui/digest-balance.js';
 import { statsDigestMessage } from '../../src/slack/ui/digest-stats.js';

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
-import { inboundWebClient } from '../../src/slack/inbound-poster.js';
+import { inboundWebClient } from '../../src/slack/slack-inbound-poster.js';
 import { type FakeSlack, SEEDED, startFakeSlack } from '../../src/workspace/index.js';
 import { startTestBot, type TestBot } from '../support/bot.js';
 

@@ -282,6 +282,14 @@ describe('roles on sending and cancelling', () => {
     h.mark();
     await h.driver.blockAction({ userId: users.bob, message: card, actionId: 'card_cancel' });
     await h.ephemeral(users.bob, /Only the sender of batch/);
+    // /sms cancel applies the same rule: another sender's batch, or one smsops did not send, is refused.
+    await h.sms(`cancel ${row.messageId}`, users.bob);
+    await h.ephemeral(
+      users.bob,
+      new RegExp(`Batch ${row.messageId} was sent by <@${users.alice}>: only they or an admin may cancel it`),
+    );
+    await h.sms('cancel 999999', users.bob);
+    await h.ephemeral(users.bob, /Batch 999999 was not sent from smsops: only an admin may cancel it/);
     expect(await h.control.callCount('Cancel')).toBe(0);
 
     await h.sms(`cancel ${row.messageId}`, users.alice);

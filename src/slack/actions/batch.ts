@@ -2,10 +2,10 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import type { KnownBlock } from '@slack/types';
 import { GatewayRejected } from '../../gateway/index.js';
 import type { OutboxRow } from '../../store/index.js';
-import { updateCard } from '../cards.js';
+import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, roleOf } from '../permissions.js';
+import { allowed, denialText, mayCancel, roleOf } from '../permissions.js';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -27,10 +27,7 @@ export function actionValue(args: ActionArgs): string {
   return (args.action as { value?: string }).value ?? '';
 }
 
-/**
- * Cancelling costs nothing but cannot be undone for what it stops: it is the batch's sender's or an
- * admin's, checked on every click because anyone in the channel can press the button.
- */
+/** Checked on every click, because anyone in the channel can press the button (see mayCancel). */
 async function cancelBatch(deps: SlackDeps, args: ActionArgs, messageId: number, row: OutboxRow | undefined) {
   const userId = args.body.user.id;
   const role = await roleOf(deps, userId);
@@ -38,7 +35,7 @@ async function cancelBatch(deps: SlackDeps, args: ActionArgs, messageId: number,
     await tellUser(args, denialText('sender', role));
     return;
   }
-  if (row ? row.slackUser !== userId && role !== 'admin' : role !== 'admin') {
+  if (!mayCancel(role, userId, row?.slackUser)) {
     await tellUser(
       args,
       `:no_entry: Only the sender of batch ${messageId}${row ? ` (<@${row.slackUser}>)` : ''} or an admin may cancel it.`,

@@ -1,7 +1,7 @@
 import { GatewayRejected } from '../../gateway/index.js';
 import { findSendAtGateway, matchesSend } from '../../sending/reconcile.js';
 import type { OutboxRow } from '../../store/index.js';
-import { updateCard } from '../cards.js';
+import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';

@@ -1,4 +1,5 @@
 import type { RespondArguments } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Role } from '../../store/index.js';
 import type { SlackDeps } from '../deps.js';
@@ -22,3 +23,11 @@ export type SubcommandHandler = (ctx: CommandContext) => Promise<void>;
 
 /** A group of handlers: each key must be a subcommand of the catalogue. */
 export type SubcommandHandlers = Partial<Record<SubcommandName, SubcommandHandler>>;
+
+/** Answers only the user who ran the command, with a message a ui/ builder made. */
+export async function reply(
+  ctx: CommandContext,
+  message: { text: string; blocks: KnownBlock[] },
+): Promise<void> {
+  await ctx.respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
+}

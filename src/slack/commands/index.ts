@@ -1,14 +1,18 @@
 import type { App } from '@slack/bolt';
 import type { SlackDeps } from '../deps.js';
-import { ADMIN_HANDLERS } from './admin.js';
 import type { SubcommandName } from './catalogue.js';
 import type { SubcommandHandler } from './context.js';
 import { DIGEST_HANDLERS } from './digests.js';
+import { FORGET_HANDLERS } from './forget.js';
 import { helpCommand } from './help.js';
+import { LIST_HANDLERS } from './lists.js';
 import { LOOKUP_HANDLERS } from './lookups.js';
+import { OPTOUT_HANDLERS } from './optouts.js';
+import { ROLE_HANDLERS } from './roles.js';
 import { cancelCommand, sendCommand, statusCommand } from './send.js';
 import { smsCommandHandler } from './sms.js';
 import { SUBSCRIPTION_HANDLERS } from './subscriptions.js';
+import { TEMPLATE_HANDLERS } from './templates.js';
 
 /**
  * Every subcommand's handler, exactly one per catalogue entry (a missing one fails the typecheck); the router
@@ -20,7 +24,11 @@ export const SUBCOMMAND_HANDLERS: Record<SubcommandName, SubcommandHandler> = {
   status: statusCommand,
   cancel: cancelCommand,
   ...LOOKUP_HANDLERS,
-  ...ADMIN_HANDLERS,
+  ...ROLE_HANDLERS,
+  ...OPTOUT_HANDLERS,
+  ...FORGET_HANDLERS,
+  ...LIST_HANDLERS,
+  ...TEMPLATE_HANDLERS,
   ...SUBSCRIPTION_HANDLERS,
   ...DIGEST_HANDLERS,
 };

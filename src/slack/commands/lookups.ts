@@ -4,12 +4,12 @@ import { UserInputError } from '../errors.js';
 import { inboxWindow, logWindow, newestInbound } from '../lookup-windows.js';
 import { escapeMrkdwn, truncate } from '../ui/format.js';
 import { balanceLogMessage, balanceMessage } from '../ui/lookup-balance.js';
-import type { LookupMessage, LookupView } from '../ui/lookup-common.js';
+import type { LookupView } from '../ui/lookup-common.js';
 import { inboxMessage } from '../ui/lookup-inbox.js';
 import { sendersMessage } from '../ui/lookup-senders.js';
 import { statsMessage } from '../ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../ui/lookup-surveys.js';
-import type { CommandContext, SubcommandHandlers } from './context.js';
+import { type CommandContext, reply, type SubcommandHandlers } from './context.js';
 
 interface CountRule {
   command: string;
@@ -80,10 +80,6 @@ function viewOf(ctx: CommandContext): LookupView {
   };
 }
 
-function show(ctx: CommandContext, message: LookupMessage): Promise<unknown> {
-  return ctx.respond({ response_type: 'ephemeral', text: message.text, blocks: message.blocks });
-}
-
 export async function balanceCommand(ctx: CommandContext): Promise<void> {
   const view = viewOf(ctx);
   // Spend is a side note: a balance log that cannot be read must not hide the balance itself.
@@ -98,26 +94,26 @@ export async function balanceCommand(ctx: CommandContext): Promise<void> {
     },
   );
   const balance = await ctx.deps.gateway.getBalance();
-  await show(ctx, balanceMessage(balance, await spend, view));
+  await reply(ctx, balanceMessage(balance, await spend, view));
 }
 
 export async function logCommand(ctx: CommandContext): Promise<void> {
   const days = parseCount(ctx.args[0], LOG_DAYS);
   const view = viewOf(ctx);
   const entries = await ctx.deps.gateway.getBalanceLog(logWindow(view.now, days));
-  await show(ctx, balanceLogMessage(entries, days, view));
+  await reply(ctx, balanceLogMessage(entries, days, view));
 }
 
 export async function sendersCommand(ctx: CommandContext): Promise<void> {
-  await show(ctx, sendersMessage(await ctx.deps.gateway.getSenders(), viewOf(ctx)));
+  await reply(ctx, sendersMessage(await ctx.deps.gateway.getSenders(), viewOf(ctx)));
 }
 
 export async function statsCommand(ctx: CommandContext): Promise<void> {
-  await show(ctx, statsMessage(await ctx.deps.gateway.queryStats(), viewOf(ctx)));
+  await reply(ctx, statsMessage(await ctx.deps.gateway.queryStats(), viewOf(ctx)));
 }
 
 export async function surveysCommand(ctx: CommandContext): Promise<void> {
-  await show(ctx, surveysMessage(await ctx.deps.gateway.getSurveys(), viewOf(ctx)));
+  await reply(ctx, surveysMessage(await ctx.deps.gateway.getSurveys(), viewOf(ctx)));
 }
 
 /** The gateway's 404 for an unknown SurveyId is the user's typo, not a gateway failure. */
@@ -135,7 +131,7 @@ async function answersOf(ctx: CommandContext, id: number): Promise<SurveyAnswer[
 export async function surveyCommand(ctx: CommandContext): Promise<void> {
   const id = parseSurveyId(ctx.args[0]);
   const [surveys, answers] = await Promise.all([ctx.deps.gateway.getSurveys(), answersOf(ctx, id)]);
-  await show(
+  await reply(
     ctx,
     surveyAnswersMessage(
       id,
@@ -150,7 +146,7 @@ export async function inboxCommand(ctx: CommandContext): Promise<void> {
   const n = parseCount(ctx.args[0], INBOX_COUNT);
   const view = viewOf(ctx);
   const received = await ctx.deps.gateway.receive({ range: inboxWindow(view.now) });
-  await show(ctx, inboxMessage(newestInbound(received, n), received.length, view));
+  await reply(ctx, inboxMessage(newestInbound(received, n), received.length, view));
 }
 
 /** balance, log, senders, stats, surveys, survey, inbox. */

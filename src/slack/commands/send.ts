@@ -2,7 +2,8 @@ import { GatewayRejected } from '../../gateway/index.js';
 import type { OutboxRow } from '../../store/index.js';
 import { openCompose, splitSendArguments } from '../compose/open.js';
 import { UserInputError } from '../errors.js';
-import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
+import { mayCancel } from '../permissions.js';
+import { cancelPrompt } from '../ui/cancel.js';
 import { deliveryCard } from '../ui/card.js';
 import { escapeMrkdwn } from '../ui/format.js';
 import { reportCard } from '../ui/report.js';
@@ -90,37 +91,13 @@ async function statusOf(ctx: CommandContext, messageId: number): Promise<void> {
 export async function cancelCommand(ctx: CommandContext): Promise<void> {
   const messageId = parseMessageId(ctx.args[0], 'cancel <MessageId>');
   const row = await ctx.deps.store.outbox.getByMessageId(String(messageId));
-  if (!row && ctx.role !== 'admin') {
-    throw new UserInputError(`Batch ${messageId} was not sent from smsops: only an admin may cancel it.`);
-  }
-  if (row && row.slackUser !== ctx.userId && ctx.role !== 'admin') {
+  // The router has checked the sender role already; what is left of the rule is whose batch it is.
+  if (!mayCancel(ctx.role, ctx.userId, row?.slackUser)) {
     throw new UserInputError(
-      `Batch ${messageId} was sent by <@${row.slackUser}>: only they or an admin may cancel it.`,
+      row
+        ? `Batch ${messageId} was sent by <@${row.slackUser}>: only they or an admin may cancel it.`
+        : `Batch ${messageId} was not sent from smsops: only an admin may cancel it.`,
     );
   }
-  await ctx.respond({
-    response_type: 'ephemeral',
-    text: `Cancel batch ${messageId}?`,
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `Cancel batch *${messageId}*? Messages not yet delivered will not be sent and their cost is refunded; delivered ones cannot be taken back.`,
-        },
-      },
-      {
-        type: 'actions',
-        elements: [
-          {
-            type: 'button',
-            action_id: CANCEL_CONFIRM_ACTION,
-            style: 'danger',
-            text: { type: 'plain_text', text: `Cancel batch ${messageId}` },
-            value: String(messageId),
-          },
-        ],
-      },
-    ],
-  });
+  await ctx.respond({ response_type: 'ephemeral', ...cancelPrompt(messageId) });
 }

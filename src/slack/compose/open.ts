@@ -3,9 +3,10 @@ import type { WebClient } from '@slack/web-api';
 import { fromSlack } from '../commands/slack-text.js';
 import type { SlackDeps } from '../deps.js';
 import { isSlackApiError, slackRefusalOf, UserInputError } from '../errors.js';
-import { LIMITS, section } from '../ui/blocks.js';
-import { type ComposeMetadata, composeView, loadingView, messageView } from '../ui/compose.js';
+import { LIMITS } from '../ui/blocks.js';
+import { type ComposeMetadata, composeView, loadingView } from '../ui/compose.js';
 import { formatCount } from '../ui/format.js';
+import { sendNoticeView } from '../ui/send-outcome.js';
 import { estimateLine } from './draft.js';
 
 export interface ComposePrefill {
@@ -112,7 +113,7 @@ export async function openCompose(
     // Not left on "Loading…": the modal that did open says what the ephemeral says.
     if (viewId) {
       await client.views
-        .update({ view_id: viewId, view: messageView('Send SMS', [section(`:warning: ${text}`)]) })
+        .update({ view_id: viewId, view: sendNoticeView(`:warning: ${text}`) })
         .catch(() => undefined);
     }
     throw new UserInputError(text);

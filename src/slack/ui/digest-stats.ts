@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { DigestFraming, StatsDigest } from '../../digests/types.js';
 import type { MonthlyStats } from '../../gateway/index.js';
-import { textBarChart } from '../charts.js';
+import { textBarChart } from './bar-chart.js';
 import { context, section } from './blocks.js';
 import { type DigestMessage, digestFoot, digestHead } from './digest-common.js';
 import { formatCount } from './format.js';

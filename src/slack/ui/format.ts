@@ -39,12 +39,6 @@ export function formatNumber(msisdn: string): string {
   return formatForPeople(msisdn);
 }
 
-/** Slack's own date formatting: each reader sees their own zone; the fallback is in REPORT_TIMEZONE. */
-export function slackDate(date: Date, timeZone: string): string {
-  const seconds = Math.floor(date.getTime() / 1000);
-  return `<!date^${seconds}^{date_short_pretty} {time}|${formatTime(date, timeZone)}>`;
-}
-
 /**
  * Cuts text to a limit as Slack counts it (UTF-16 units), never inside a surrogate pair, with an
  * ellipsis that counts toward the limit.

@@ -1,19 +1,20 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
-import type { Role } from '../../store/index.js';
-import { postCard, updateCard } from '../cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
+import { postCard, updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';
-import { context, section, simulatedNotice } from '../ui/blocks.js';
-import { sendReference } from '../ui/card.js';
-import { confirmView, draftSummary, messageView } from '../ui/compose.js';
-import { escapeMrkdwn, plural } from '../ui/format.js';
-import { leftOutText, refusalText } from '../ui/send-checks.js';
+import { confirmView } from '../ui/compose.js';
+import {
+  confirmedBelowView,
+  draftExpiredView,
+  sendingView,
+  sendNoticeView,
+  sendOutcomeView,
+} from '../ui/send-outcome.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -33,69 +34,6 @@ function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
     draft.recipients.length > confirmRecipients ||
     (confirmCost !== undefined && draft.estimatedCost > confirmCost)
   );
-}
-
-function sendingView(draft: Draft, simulated: boolean) {
-  return messageView('Sending SMS', [
-    ...simulatedNotice(simulated),
-    section(`:hourglass_flowing_sand: Sending to ${plural(draft.recipients.length, 'recipient')}…`),
-    ...draftSummary(draft),
-  ]);
-}
-
-/** Numbers the send path left out because they opted out after the compose (recorded on the row). */
-function optedOutAtSending(outcome: SendOutcome): string[] {
-  const payload = outcome.row.payload as { optedOutAtSending?: unknown } | null;
-  const numbers = payload?.optedOutAtSending;
-  return Array.isArray(numbers) ? numbers.filter((n): n is string => typeof n === 'string') : [];
-}
-
-function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | undefined): KnownBlock[] {
-  const leftOut = optedOutAtSending(outcome);
-  const notice = [
-    ...simulatedNotice(simulated),
-    ...(leftOut.length > 0 && outcome.kind !== 'refused' ? [context(leftOutText(leftOut))] : []),
-  ];
-  switch (outcome.kind) {
-    case 'submitted':
-      return [
-        ...notice,
-        section(
-          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.` +
-            (outcome.late
-              ? ' The gateway answered so late that the send had been shown as state unknown meanwhile; it is recorded as sent now.'
-              : ''),
-        ),
-      ];
-    case 'rejected':
-      return [
-        ...notice,
-        section(
-          `:x: The gateway refused the send: *${escapeMrkdwn(outcome.description || 'no reason given')}* (code ${outcome.code}). Nothing was sent or charged.`,
-        ),
-      ];
-    case 'not-sent':
-      return [
-        ...notice,
-        section(':x: The gateway could not be reached, so nothing was sent. Try again in a minute.'),
-      ];
-    case 'unknown':
-      return [
-        ...notice,
-        section(
-          `:warning: *State unknown — check before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically. Its card in the channel offers *Check the gateway*; \`/sms status ${sendReference(outcome.row)}\` shows it again.`,
-        ),
-      ];
-    case 'duplicate':
-      return [
-        ...notice,
-        section(
-          `:information_source: This send was already made (state: *${outcome.row.state}*${outcome.row.messageId ? `, batch ${outcome.row.messageId}` : ''}). It is not sent twice.`,
-        ),
-      ];
-    case 'refused':
-      return [...notice, section(refusalText(outcome.refusal, role))];
-  }
 }
 
 /** After the ack: one send, the card in the channel, the modal updated with the outcome. */
@@ -124,7 +62,7 @@ async function send(
       'send failed before the gateway',
     );
     await client.views
-      .update({ view_id: viewId, view: messageView('Send SMS', [section(userMessageFor(error))]) })
+      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
       .catch(() => undefined);
     return;
   }
@@ -133,7 +71,7 @@ async function send(
   await client.views
     .update({
       view_id: viewId,
-      view: messageView('Send SMS', outcomeBlocks(outcome, deps.settings.simulated, role)),
+      view: sendOutcomeView(outcome, deps.settings.simulated, role),
     })
     .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
   if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
@@ -164,7 +102,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
     if (!(await allowed(deps, userId, 'sender'))) {
       await ack({
         response_action: 'update',
-        view: messageView('Send SMS', [section(denialText('sender', await roleOf(deps, userId)))]),
+        view: sendNoticeView(denialText('sender', await roleOf(deps, userId))),
       });
       return;
     }
@@ -219,11 +157,7 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     if (!found || found.owner !== userId) {
       await ack({
         response_action: 'update',
-        view: messageView('Send SMS', [
-          section(
-            ':hourglass: This draft has expired or is not yours. Nothing was sent; start again with `/sms send`.',
-          ),
-        ]),
+        view: draftExpiredView(),
       });
       return;
     }
@@ -236,7 +170,7 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     await client.views
       .update({
         view_id: stored.rootViewId,
-        view: messageView('Send SMS', [context('This send was confirmed; see the result above.')]),
+        view: confirmedBelowView(),
       })
       .catch(() => undefined);
   };

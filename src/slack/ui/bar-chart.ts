@@ -1,4 +1,4 @@
-import { textBar } from './ui/lookup-common.js';
+import { textBar } from './lookup-common.js';
 
 /** One row of a text bar chart: a short label, the value the bar is scaled on, and what is written after it. */
 export interface BarRow {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import type { MonthlyStats } from '../gateway/index.js';
-import { svgText, textWidth } from './charts-font.js';
+import type { MonthlyStats } from '../../gateway/index.js';
+import { svgText, textWidth } from './stroke-font.js';
 
 /**
  * The 12-month trend as a PNG: an SVG drawn here, rasterised by resvg (its WebAssembly build, which ships

@@ -1,0 +1,36 @@
+import { maskNumber } from '../../sms/index.js';
+import { forgottenMessage } from '../ui/admin-forget.js';
+import { parseNumber } from './arguments.js';
+import { type CommandContext, reply, type SubcommandHandlers } from './context.js';
+import { fromSlack } from './slack-text.js';
+
+/**
+ * `/sms forget <number>` (admin): a person asked to be forgotten (KVKK, GDPR). The number goes from every
+ * send (recipients, personalised envelopes, and the text of a send to it alone), its inbound conversation
+ * threads, the drafts awaiting confirmation and the saved lists. Its opt-out stays: forgetting someone must
+ * not start texting them again. The audit entry names the number by its last digits only.
+ */
+export async function forgetCommand(ctx: CommandContext): Promise<void> {
+  const msisdn = parseNumber(ctx, fromSlack(ctx.rest).trim(), 'forget');
+  const { store } = ctx.deps;
+  const now = ctx.deps.now();
+  const sends = await store.outbox.forgetNumber(msisdn, now);
+  const threads = await store.inbound.forgetNumber(msisdn);
+  const drafts = await store.drafts.forgetNumber(msisdn);
+  const lists = await store.recipientLists.removeMember(msisdn, now);
+  const optedOut = await store.optOuts.has(msisdn);
+  await store.audit.append({
+    actor: ctx.userId,
+    action: 'forget',
+    target: maskNumber(msisdn),
+    details: { sends: sends.sends, texts: sends.texts, threads, drafts, lists: lists.length, optedOut },
+    at: now,
+  });
+  ctx.deps.logger.info(
+    { user: ctx.userId, sends: sends.sends, threads, drafts, lists: lists.length },
+    'a number was forgotten on request',
+  );
+  await reply(ctx, forgottenMessage(msisdn, { ...sends, threads, drafts, lists, optedOut }));
+}
+
+export const FORGET_HANDLERS = { forget: forgetCommand } satisfies SubcommandHandlers;

@@ -181,11 +181,13 @@ describe('local workspace on the bot’s own server', () => {
     expect((await raw(uploadPath, { method: 'POST', body: 'hello' })).status).toBe(200);
     await client.files.completeUploadExternal({ files: [{ id: upload.file_id! }] });
     const filePath = `/files/${upload.file_id}`;
-    expect((await raw(filePath)).body).toBe('hello');
-    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
-    // Opened from the page itself, or typed in the address bar, it is served.
-    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
-    expect((await raw(filePath, { headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
+    // As in Slack, a file's url_private answers only with the bot token (the page reads files its own way).
+    const bearer = { authorization: `Bearer ${bot.workspace.botToken}` };
+    expect(JSON.parse((await raw(filePath)).body)).toMatchObject({ ok: false, error: 'not_authed' });
+    expect((await raw(filePath, { headers: bearer })).body).toBe('hello');
+    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'none' } })).status).toBe(200);
   });
 
   it('answers the Web API only under this machine’s names at its port (DNS rebinding)', async () => {

@@ -86,8 +86,9 @@ export function gatewayCheckMessage(
             value: confirmValue(row, report),
             confirm: {
               title: { type: 'plain_text', text: 'Record this batch?' },
+              // Slack documents plain_text only for a confirm dialog's text.
               text: {
-                type: 'mrkdwn',
+                type: 'plain_text',
                 text: `Send ${ref} becomes batch ${report.id} and is tracked from now on. Nothing is sent.`,
               },
               confirm: { type: 'plain_text', text: 'Record it' },
@@ -120,8 +121,9 @@ export function gatewayCheckMessage(
             value: String(row.id),
             confirm: {
               title: { type: 'plain_text', text: 'Mark as not sent?' },
+              // Slack documents plain_text only for a confirm dialog's text.
               text: {
-                type: 'mrkdwn',
+                type: 'plain_text',
                 text: `The gateway is asked once more; if it still has no matching batch, send ${ref} is recorded as not sent. Nothing is sent.`,
               },
               confirm: { type: 'plain_text', text: 'Mark not sent' },

@@ -185,8 +185,12 @@ describe('local workspace on the bot’s own server', () => {
     const bearer = { authorization: `Bearer ${bot.workspace.botToken}` };
     expect(JSON.parse((await raw(filePath)).body)).toMatchObject({ ok: false, error: 'not_authed' });
     expect((await raw(filePath, { headers: bearer })).body).toBe('hello');
-    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
-    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } })).status).toBe(
+      403,
+    );
+    expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'same-origin' } })).status).toBe(
+      200,
+    );
     expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'none' } })).status).toBe(200);
   });
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../log.js';
+import { OPERATIONS } from '../../simulator/types.js';
 import { elementsOf } from '../block-ids.js';
 import type { SlackDriver } from '../driver-types.js';
 import { readBody, sendJson } from '../http-io.js';
@@ -131,7 +132,8 @@ export function createPageApi(deps: PageApiDeps) {
         .map((c) => c.id),
       appDm: directory.resolve(me.id)?.id ?? null,
       commands: deps.commands,
-      simulator: deps.simulatorUrl !== undefined,
+      // The simulator panel offers the operations the simulator itself knows, from their one list.
+      simulator: deps.simulatorUrl !== undefined ? { operations: OPERATIONS } : null,
     };
   }
 

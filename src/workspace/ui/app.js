@@ -36,19 +36,6 @@ const ICONS = {
 const SLACKBOT = 'USLACKBOT';
 const DISPATCH_DEBOUNCE_MS = 450;
 const GROUP_WINDOW_SEC = 5 * 60;
-const OPERATIONS = [
-  'Submit',
-  'SubmitMulti',
-  'QueryMulti',
-  'Cancel',
-  'Receive',
-  'GetBalance',
-  'GetBalanceLog',
-  'GetSenders',
-  'QueryStats',
-  'GetSurveys',
-  'GetSurveyAnswers',
-];
 
 const S = {
   me: 'U0ADMIN',
@@ -916,7 +903,7 @@ function renderSimPanel() {
 <p class="sim-note">Delivery cards update at the bot's next poll (within about 15 s), or press Refresh on a card.</p>
 </fieldset>
 <fieldset><legend>Fault</legend>
-<label for="sim-operation">Operation</label><select id="sim-operation"><option value="">(any)</option>${OPERATIONS.map((o) => `<option>${o}</option>`).join('')}</select>
+<label for="sim-operation">Operation</label><select id="sim-operation"><option value="">(any)</option>${S.boot.simulator.operations.map((o) => `<option>${o}</option>`).join('')}</select>
 <div class="row"><div><label for="sim-kind">Kind</label><select id="sim-kind"><option>timeout</option><option>http500</option><option>notjson</option><option>status</option><option>trickle</option></select></div>
 <div><label for="sim-times">Times</label><input id="sim-times" type="number" min="1" value="1"></div></div>
 <button type="button" class="sim-go" data-sim="fault">Inject fault</button>

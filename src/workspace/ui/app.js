@@ -12,8 +12,12 @@ import {
   textOf,
 } from './render.js';
 
+/** @type {(selector: string, root?: ParentNode) => HTMLElement & HTMLInputElement} */
 const $ = (selector, root = document) => root.querySelector(selector);
-const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+/** @type {(selector: string, root?: ParentNode) => (HTMLElement & HTMLInputElement)[]} */
+const $$ = (selector, root = document) => [
+  .../** @type {NodeListOf<HTMLElement & HTMLInputElement>} */ (root.querySelectorAll(selector)),
+];
 
 const BOT_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true"><path fill="#fff" d="M4 5h16a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1h-9l-5 4v-4H4a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm3 5.2a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0-2.6zm5 0a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0-2.6zm5 0a1.3 1.3 0 1 0 0 2.6 1.3 1.3 0 0 0 0-2.6z"/></svg>';
@@ -515,10 +519,11 @@ function restoreFocus(root, key) {
     (e) => e.dataset.block === key.block && e.dataset.action === key.action,
   );
   if (!host) return;
+  /** @type {HTMLInputElement} */
   const target = host.matches('input, textarea, select') ? host : $(`${key.tag.toLowerCase()}`, host);
   if (!target) return;
   target.focus({ preventScroll: true });
-  if (typeof key.start === 'number' && 'setSelectionRange' in target && target.value === key.value) {
+  if (typeof key.start === 'number' && target.setSelectionRange && target.value === key.value) {
     try {
       target.setSelectionRange(key.start, key.end);
     } catch {
@@ -596,7 +601,7 @@ function confirmDialog(confirm) {
     };
     root.querySelector('[data-answer="no"]').addEventListener('click', () => done(false));
     root.querySelector('[data-answer="yes"]').addEventListener('click', () => done(true));
-    root.querySelector('[data-answer="no"]').focus();
+    $('[data-answer="no"]', root).focus();
   });
 }
 
@@ -623,7 +628,7 @@ function menu(anchor, options) {
     };
     document.addEventListener('mousedown', outside, true);
     el.addEventListener('click', (event) => {
-      const button = event.target.closest('[data-index]');
+      const button = /** @type {HTMLElement} */ (event.target).closest('[data-index]');
       if (button) close(options[Number(button.dataset.index)]);
     });
   });
@@ -1066,7 +1071,7 @@ function onMessageEvent({ action, message }, ephemeral) {
 
 function wire() {
   document.addEventListener('click', async (event) => {
-    const target = event.target;
+    const target = /** @type {HTMLElement} */ (event.target);
     const goTo = target.closest('[data-go]');
     if (goTo) {
       event.preventDefault();
@@ -1138,23 +1143,25 @@ function wire() {
   });
 
   document.addEventListener('input', (event) => {
-    const wrap = event.target.closest('.composer-wrap');
-    if (wrap && event.target.tagName === 'TEXTAREA') {
-      autosize(event.target);
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    const wrap = target.closest('.composer-wrap');
+    if (wrap && target.tagName === 'TEXTAREA') {
+      autosize(target);
       updateSlashPopup(wrap);
-      $('.send-btn', wrap).classList.toggle('ready', event.target.value.trim() !== '');
+      $('.send-btn', wrap).classList.toggle('ready', target.value.trim() !== '');
       return;
     }
     onViewInput(event);
   });
 
   document.addEventListener('change', (event) => {
-    if (event.target.classList.contains('bk-file-pick')) {
-      uploadPicked(event.target).catch((error) => toast(`Could not upload: ${error.message}`));
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    if (target.classList.contains('bk-file-pick')) {
+      uploadPicked(target).catch((error) => toast(`Could not upload: ${error.message}`));
       return;
     }
-    if (event.target.id === 'user-switch') {
-      S.me = event.target.value;
+    if (target.id === 'user-switch') {
+      S.me = target.value;
       S.thread = null;
       S.eph.clear();
       S.typed.clear();
@@ -1164,7 +1171,7 @@ function wire() {
       resync().catch((error) => toast(error.message));
       return;
     }
-    const el = event.target.closest('[data-action]');
+    const el = target.closest('[data-action]');
     if (!el) return;
     if (containerOf(el)?.kind === 'message') {
       if (STATEFUL.has(el.dataset.type)) useElement(el);
@@ -1174,7 +1181,8 @@ function wire() {
   });
 
   document.addEventListener('keydown', (event) => {
-    const wrap = event.target.closest?.('.composer-wrap');
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    const wrap = target.closest?.('.composer-wrap');
     if (wrap && event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       sendFromComposer(wrap);
@@ -1190,12 +1198,12 @@ function wire() {
       }
       return;
     }
-    const link = event.target.closest?.('[data-go]');
+    const link = target.closest?.('[data-go]');
     if (link && event.key === 'Enter') {
       go(link.dataset.go).catch((error) => toast(error.message));
       return;
     }
-    const el = event.target.closest?.('[data-action]');
+    const el = target.closest?.('[data-action]');
     if (
       el &&
       event.key === 'Enter' &&

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/simulator/types.js';
 import { SUBCOMMAND_NAMES } from '../../src/slack/commands/catalogue.js';
-import { SEEDED } from '../../src/workspace/index.js';
+import { SEEDED } from '../../workspace/index.js';
 import {
   type Browser,
   eventually,

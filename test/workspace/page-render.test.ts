@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, mrkdwn, renderBlocks, safeUrl } from '../../src/workspace/ui/render.js';
+import { escapeHtml, mrkdwn, renderBlocks, safeUrl } from '../../workspace/page/ui/render.js';
 
 /**
  * The page's renderer is plain ESM over strings, so its escaping is checked here in Node, on every machine;

@@ -7,10 +7,10 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import { startHttpServer } from '../src/http/server.js';
 import { silentLogger } from '../src/log.js';
 import { boltLogger } from '../src/slack/bolt-logger.js';
-import { createSlackDriver, SEEDED, startFakeSlack } from '../src/workspace/index.js';
 import { startTestBot } from '../test/support/bot.js';
 import { SimulatorControl } from '../test/support/simulator.js';
 import { SIGNING_SECRET } from '../test/support/slack-harness.js';
+import { createSlackDriver, SEEDED, startFakeSlack } from '../workspace/index.js';
 import { type BenchFigure, type Figure, percentile, round } from './figure.js';
 import { formatFigure } from './storage.js';
 

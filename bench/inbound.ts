@@ -6,9 +6,9 @@
 import { pathToFileURL } from 'node:url';
 import { createInboundPoster } from '../src/bot.js';
 import { silentLogger } from '../src/log.js';
-import { SEEDED, startFakeSlack } from '../src/workspace/index.js';
 import { startTestBot } from '../test/support/bot.js';
 import { SIGNING_SECRET } from '../test/support/slack-harness.js';
+import { SEEDED, startFakeSlack } from '../workspace/index.js';
 import { injectInboundBurst } from './process.js';
 import { type Figure, formatFigure } from './storage.js';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
 import { closedPort } from '../test/support/raw-server.js';
+import { type FakeSlack, SEEDED, startFakeSlack } from '../workspace/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
 import {
   injectInboundBurst,

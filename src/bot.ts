@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
 import { hostname } from 'node:os';
+import type { LocalWorkspace } from '../workspace/index.js';
 import { type Config, secretValuesOf } from './config.js';
 import { ensureDefaultDigests } from './digests/defaults.js';
 import { type Gateway, GatewayClient, type GatewayClientOptions, gatewayProbe } from './gateway/index.js';
@@ -23,7 +24,6 @@ import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
 import { openStore, type Store } from './store/index.js';
-import type { LocalWorkspace } from './workspace/local.js';
 
 /**
  * What a test, a drill or a bench may change about the bot that production builds from its config alone.
@@ -230,10 +230,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     };
     if (local) {
       // Loaded only in local mode: the stand-in for Slack is a tool beside the product.
-      const [{ createLocalWorkspace }, { SEEDED }] = await Promise.all([
-        import('./workspace/local.js'),
-        import('./workspace/seed.js'),
-      ]);
+      const { createLocalWorkspace, SEEDED } = await import('../workspace/index.js');
       localInboundChannel = SEEDED.channels.smsOps;
       const signingSecret = randomBytes(32).toString('hex');
       registerSecret(signingSecret);

@@ -5,7 +5,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/index.js';
-import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../src/workspace/index.js';
+import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../workspace/index.js';
 import { closedPort } from './support/raw-server.js';
 
 const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';

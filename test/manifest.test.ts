@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { METHODS } from '../src/workspace/methods/index.js';
-import type { ChannelKind } from '../src/workspace/model.js';
-import { METHOD_SCOPES, parseBotScopes, scopesFor } from '../src/workspace/scopes.js';
+import type { ChannelKind } from '../workspace/state/model.js';
+import { METHODS } from '../workspace/web-api/methods/index.js';
+import { METHOD_SCOPES, parseBotScopes, scopesFor } from '../workspace/web-api/scopes.js';
 
 /**
  * @slack/web-api helpers that call Web API methods under another name: filesUploadV2 reserves an upload URL and then

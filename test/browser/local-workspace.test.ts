@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/simulator/types.js';
 import { SUBCOMMAND_NAMES } from '../../src/slack/commands/catalogue.js';
-import { SEEDED } from '../../src/workspace/index.js';
+import { SEEDED } from '../../workspace/index.js';
 import {
   type Browser,
   eventually,
@@ -120,6 +121,11 @@ describe.skipIf(!hasChromium)(
       // The simulator panel moves the deliveries on; the tracker's next poll updates the card in place.
       await page.getByRole('button', { name: 'Simulator' }).click();
       const panel = page.getByRole('complementary', { name: 'Gateway simulator' });
+      // A fault can be aimed at any operation the simulator knows, from its one list.
+      expect(await panel.getByLabel('Operation').locator('option').allTextContents()).toEqual([
+        '(any)',
+        ...OPERATIONS,
+      ]);
       await panel.getByLabel('Delivered share (%)').fill('100');
       await panel.getByRole('button', { name: 'Advance deliveries' }).click();
       await eventually(() => panel.locator('#sim-result').textContent()).toContain('3 delivered');

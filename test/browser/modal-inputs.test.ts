@@ -1,7 +1,7 @@
 import type { BlockAction, ViewStateValue } from '@slack/bolt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED, type View } from '../../src/workspace/index.js';
+import { SEEDED, type View } from '../../workspace/index.js';
 import {
   type Browser,
   eventually,

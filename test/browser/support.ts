@@ -9,7 +9,7 @@ import type { InboundRelay } from '../../src/jobs/inbound-relay.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SlackDeps } from '../../src/slack/deps.js';
 import type { Store } from '../../src/store/index.js';
-import type { LocalWorkspace } from '../../src/workspace/local.js';
+import type { LocalWorkspace } from '../../workspace/index.js';
 import { startTestBot } from '../support/bot.js';
 import { SimulatorControl } from '../support/simulator.js';
 

@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalWorkspace, Directory, SEEDED, WorkspaceState } from '../../src/workspace/index.js';
-import { parseSlashCommands } from '../../src/workspace/local/manifest.js';
-import { slackEscape } from '../../src/workspace/local/slack-text.js';
+import { createLocalWorkspace, Directory, SEEDED, WorkspaceState } from '../../workspace/index.js';
+import { parseSlashCommands } from '../../workspace/page/manifest.js';
+import { slackEscape } from '../../workspace/page/slack-text.js';
 import { type LocalBot, startLocalBot } from './support.js';
 
 /** The local workspace as the bot's HTTP server serves it: no browser needed. */

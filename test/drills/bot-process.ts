@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSlackDriver, type FakeSlack, SEEDED, type SlackDriver } from '../../src/workspace/index.js';
+import { createSlackDriver, type FakeSlack, SEEDED, type SlackDriver } from '../../workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
 import { textBlockOf } from '../support/slack-harness.js';
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { type RawServer, startRawServer } from '../support/raw-server.js';
 import { startTestSimulator } from '../support/simulator.js';
 import { type BotProcess, channels, sleepMs, startBot, tempDir, until, users } from './bot-process.js';

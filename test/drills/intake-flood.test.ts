@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { startTestSimulator } from '../support/simulator.js';
 import { startWorker } from '../support/worker.js';
 import { type BotProcess, channels, sleepMs, startBot, tempDir, users } from './bot-process.js';

@@ -1,7 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
-import { slackSignature } from '../../src/workspace/signing.js';
+import { slackSignature } from '../../workspace/driver/signing.js';
+import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { startTestSimulator } from '../support/simulator.js';
 import { type BotProcess, channels, SECRET, startBot, tempDir, until, users } from './bot-process.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
 import { startTestSimulator } from '../support/simulator.js';
 import { type BotProcess, channels, startBot, until, users } from './bot-process.js';

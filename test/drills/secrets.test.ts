@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack, type WorkspaceEventKind } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack, type WorkspaceEventKind } from '../../workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import {
   type BotProcess,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import {
   type BotProcess,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack, type ViewOutput } from '../../src/workspace/index.js';
+import { type FakeSlack, startFakeSlack, type ViewOutput } from '../../workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import { textBlockOf } from '../support/slack-harness.js';
 import { type BotProcess, channels, startBot, tempDir, users } from './bot-process.js';

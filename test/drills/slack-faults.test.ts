@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiCall, type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
+import { type ApiCall, type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import { type BotProcess, channels, sendThroughModal, startBot, tempDir, until } from './bot-process.js';
 

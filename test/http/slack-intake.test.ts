@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackSignature } from '../../src/workspace/signing.js';
+import { slackSignature } from '../../workspace/driver/signing.js';
 import { rawRequest, within } from '../support/raw-client.js';
 import { channels, type Harness, SIGNING_SECRET, startHarness, users } from '../support/slack-harness.js';
 

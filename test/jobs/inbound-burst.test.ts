@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostFailed } from '../../src/jobs/inbound-poster.js';
 import { openStore } from '../../src/store/index.js';
-import { blocksCharacters, MAX_BLOCKS_CHARACTERS } from '../../src/workspace/message-limits.js';
+import { blocksCharacters, MAX_BLOCKS_CHARACTERS } from '../../workspace/block-kit/message-limits.js';
 import { channels, type InboundRig, number, postCounts, startInboundRig } from './inbound-support.js';
 
 let rig: InboundRig | undefined;

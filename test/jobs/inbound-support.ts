@@ -11,7 +11,7 @@ import {
   SEEDED,
   type SlackMessage,
   startFakeSlack,
-} from '../../src/workspace/index.js';
+} from '../../workspace/index.js';
 import { startTestBot } from '../support/bot.js';
 import { SimulatorControl } from '../support/simulator.js';
 import { SIGNING_SECRET } from '../support/slack-harness.js';

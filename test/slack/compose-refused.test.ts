@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../src/workspace/index.js';
+import type { ViewOutput } from '../../workspace/index.js';
 import { ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**

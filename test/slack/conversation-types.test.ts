@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/workspace/index.js';
+import { SEEDED } from '../../workspace/index.js';
 import { type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 /**

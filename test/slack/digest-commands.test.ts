@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DigestScheduler } from '../../src/jobs/digest-scheduler.js';
 import { type Logger, silentLogger } from '../../src/log.js';
 import { SlackDigestPoster } from '../../src/slack/digest-poster.js';
-import { checkBlocks, type SlackMessage, startFakeSlack } from '../../src/workspace/index.js';
-import { manifestBotScopes } from '../../src/workspace/scopes.js';
+import { checkBlocks, type SlackMessage, startFakeSlack } from '../../workspace/index.js';
+import { manifestBotScopes } from '../../workspace/web-api/scopes.js';
 import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;

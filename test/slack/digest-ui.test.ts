@@ -11,7 +11,7 @@ import { statsDigestMessage } from '../../src/slack/ui/digest-stats.js';
 import { subscriptionsMessage } from '../../src/slack/ui/digest-subscriptions.js';
 import { surveysDigestMessage } from '../../src/slack/ui/digest-surveys.js';
 import type { Subscription } from '../../src/store/index.js';
-import { checkBlocks } from '../../src/workspace/index.js';
+import { checkBlocks } from '../../workspace/index.js';
 import { FakeGateway, twelveMonths } from '../jobs/digest-fakes.js';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../src/gateway/index.js';
 import { HOME_REFRESH_ACTION, type HomeData, homeView } from '../../src/slack/ui/home-view.js';
 import type { OutboxRow, Subscription } from '../../src/store/index.js';
-import { checkBlocks } from '../../src/workspace/index.js';
+import { checkBlocks } from '../../workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;

@@ -10,7 +10,7 @@ import {
   parseReplyValue,
   replyValue,
 } from '../../src/slack/ui/inbound-post.js';
-import { checkBlocks, checkMessageContent } from '../../src/workspace/index.js';
+import { checkBlocks, checkMessageContent } from '../../workspace/index.js';
 
 function item(overrides: Partial<InboundMessage> = {}, extra: Partial<RelayItem> = {}): RelayItem {
   return {

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../src/slack/commands/context.js';
 import { subscribeInbound, unsubscribeInbound } from '../../src/slack/commands/inbound.js';
 import { UserInputError } from '../../src/slack/errors.js';
 import type { Role } from '../../src/store/index.js';
-import type { SlackMessage } from '../../src/workspace/index.js';
+import type { SlackMessage } from '../../workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 describe('/sms subscribe inbound and /sms unsubscribe inbound', () => {

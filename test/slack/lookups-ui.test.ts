@@ -22,7 +22,7 @@ import { inboxMessage } from '../../src/slack/ui/lookup-inbox.js';
 import { sendersMessage } from '../../src/slack/ui/lookup-senders.js';
 import { statsMessage } from '../../src/slack/ui/lookup-stats.js';
 import { surveyAnswersMessage, surveysMessage } from '../../src/slack/ui/lookup-surveys.js';
-import { checkBlocks } from '../../src/workspace/index.js';
+import { checkBlocks } from '../../workspace/index.js';
 
 /** 2025-03-10 00:30 in Istanbul (UTC+3): just after midnight, so "today" is 30 minutes old. */
 const NOW = new Date('2025-03-09T21:30:00Z');

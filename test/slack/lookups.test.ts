@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BalanceLogEntry } from '../../src/gateway/index.js';
-import type { EphemeralMessage } from '../../src/workspace/index.js';
+import type { EphemeralMessage } from '../../workspace/index.js';
 import { ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;

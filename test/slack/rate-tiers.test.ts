@@ -4,7 +4,7 @@ import { CARD_UPDATES_PER_MINUTE, CardUpdater } from '../../src/slack/card-updat
 import type { SlackDeps } from '../../src/slack/deps.js';
 import { deliveryCard } from '../../src/slack/ui/card.js';
 import type { OutboxRow } from '../../src/store/index.js';
-import { TIER_PER_MINUTE } from '../../src/workspace/rate-limiter.js';
+import { TIER_PER_MINUTE } from '../../workspace/web-api/rate-limiter.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 import { clientFor, fakeSlack } from '../workspace/helpers.js';
 

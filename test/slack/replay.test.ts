@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackDriver, type SlackDriver } from '../../src/workspace/index.js';
-import { slackSignature } from '../../src/workspace/signing.js';
+import { slackSignature } from '../../workspace/driver/signing.js';
+import { createSlackDriver, type SlackDriver } from '../../workspace/index.js';
 import {
   type RecordedRequest,
   type RecordingProxy,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { createSlackApp } from '../../src/slack/app.js';
 import { inboundWebClient } from '../../src/slack/slack-inbound-poster.js';
-import { type FakeSlack, SEEDED, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, SEEDED, startFakeSlack } from '../../workspace/index.js';
 import { startTestBot, type TestBot } from '../support/bot.js';
 
 /** The Slack clients hold the bot token, the signing secret or the app token: printing them shows none. */

@@ -3,7 +3,7 @@ import { createInboundPoster, createInboundRelay } from '../../src/bot.js';
 import { silentLogger } from '../../src/log.js';
 import { executeSend } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
-import type { ViewOutput } from '../../src/workspace/index.js';
+import type { ViewOutput } from '../../workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboxRow } from '../../src/store/index.js';
-import type { SlackMessage, ViewOutput } from '../../src/workspace/index.js';
+import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
 import { startTestBot } from '../support/bot.js';
 import {
   channels,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../src/workspace/index.js';
+import type { ViewOutput } from '../../workspace/index.js';
 import {
   channels,
   ephemeralText,

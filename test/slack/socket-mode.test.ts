@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpText } from '../../src/slack/ui/help.js';
+import { slashCommandPayload } from '../../workspace/driver/payloads.js';
 import {
   ACK_DEADLINE_MS,
   type EphemeralMessage,
   type FakeSlack,
   SEEDED,
   startFakeSlack,
-} from '../../src/workspace/index.js';
-import { slashCommandPayload } from '../../src/workspace/payloads.js';
+} from '../../workspace/index.js';
 import { startTestBot, type TestBot } from '../support/bot.js';
 import { ephemeralText } from '../support/slack-harness.js';
 import {

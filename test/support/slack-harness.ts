@@ -13,7 +13,7 @@ import {
   type SlackDriver,
   startFakeSlack,
   type ViewOutput,
-} from '../../src/workspace/index.js';
+} from '../../workspace/index.js';
 import { startTestBot } from './bot.js';
 import { sendingEnv } from './settings.js';
 import { SimulatorControl } from './simulator.js';

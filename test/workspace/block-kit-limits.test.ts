@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBlocks, checkMessageContent, checkView, SlackApiError } from '../../src/workspace/index.js';
+import { checkBlocks, checkMessageContent, checkView, SlackApiError } from '../../workspace/index.js';
 
 const option = (n: number) => ({ text: { type: 'plain_text', text: `o${n}` }, value: `v${n}` });
 const field = { type: 'mrkdwn', text: 'f' };

@@ -7,7 +7,7 @@ import {
   SEEDED,
   type SlackDriver,
   type View,
-} from '../../src/workspace/index.js';
+} from '../../workspace/index.js';
 import { fakeSlack } from './helpers.js';
 
 const SIGNING_SECRET = 'test-signing-secret';

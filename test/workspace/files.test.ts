@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED, type ViewOutput } from '../../src/workspace/index.js';
-import { manifestBotScopes } from '../../src/workspace/scopes.js';
-import { buildStateValues } from '../../src/workspace/state-values.js';
+import { buildStateValues } from '../../workspace/block-kit/state-values.js';
+import { SEEDED, type ViewOutput } from '../../workspace/index.js';
+import { manifestBotScopes } from '../../workspace/web-api/scopes.js';
 import { clientFor, fakeSlack, slackError } from './helpers.js';
 
 const { users } = SEEDED;

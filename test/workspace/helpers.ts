@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach } from 'vitest';
-import { type FakeSlack, type FakeSlackOptions, startFakeSlack } from '../../src/workspace/index.js';
+import { type FakeSlack, type FakeSlackOptions, startFakeSlack } from '../../workspace/index.js';
 
 export const { WebClient, WebClientEvent, LogLevel, ErrorCode } = webApi;
 export type WebClient = webApi.WebClient;

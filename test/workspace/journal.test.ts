@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED, WorkspaceState } from '../../src/workspace/index.js';
+import { SEEDED, WorkspaceState } from '../../workspace/index.js';
 
 const post = (state: WorkspaceState, text: string) =>
   state.messages.post({ channel: SEEDED.channels.general, team: 'T0LOCAL', text });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../src/workspace/index.js';
-import { elementAction, findElement } from '../../src/workspace/payloads.js';
-import { slackSignature } from '../../src/workspace/signing.js';
-import { buildStateValues } from '../../src/workspace/state-values.js';
+import { buildStateValues } from '../../workspace/block-kit/state-values.js';
+import { elementAction, findElement } from '../../workspace/driver/payloads.js';
+import { slackSignature } from '../../workspace/driver/signing.js';
+import type { ViewOutput } from '../../workspace/index.js';
 
 const options = [
   { text: { type: 'plain_text', text: 'Primary' }, value: 'primary' },

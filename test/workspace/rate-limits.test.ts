@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/workspace/index.js';
+import { SEEDED } from '../../workspace/index.js';
 import { clientFor, ErrorCode, fakeSlack, manualClock, WebClientEvent } from './helpers.js';
 
 const channel = SEEDED.channels.smsOps;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/workspace/index.js';
+import { SEEDED } from '../../workspace/index.js';
 import { clientFor, fakeSlack } from './helpers.js';
 
 const { channels, users } = SEEDED;

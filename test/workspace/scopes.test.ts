@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED } from '../../src/workspace/index.js';
-import { manifestBotScopes, parseBotScopes } from '../../src/workspace/scopes.js';
+import { SEEDED } from '../../workspace/index.js';
+import { manifestBotScopes, parseBotScopes } from '../../workspace/web-api/scopes.js';
 import { clientFor, fakeSlack, WebClient } from './helpers.js';
 
 const { channels } = SEEDED;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEEDED, TRIGGER_LIFETIME_MS, type View } from '../../src/workspace/index.js';
+import { SEEDED, TRIGGER_LIFETIME_MS, type View } from '../../workspace/index.js';
 import { clientFor, fakeSlack, manualClock, slackError } from './helpers.js';
 
 const { users } = SEEDED;

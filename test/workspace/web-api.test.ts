@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTs, SEEDED } from '../../src/workspace/index.js';
+import { compareTs, SEEDED } from '../../workspace/index.js';
 import { clientFor, fakeSlack, slackError } from './helpers.js';
 
 const { channels, users } = SEEDED;

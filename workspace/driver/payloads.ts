@@ -1,0 +1,244 @@
+import type {
+  BlockAction,
+  BlockElementAction,
+  EnvelopedEvent,
+  SlashCommand,
+  ViewClosedAction,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import { elementsOf } from '../block-kit/block-ids.js';
+import type {
+  Channel,
+  EphemeralMessage,
+  SlackMessage,
+  User,
+  ViewOutput,
+  WorkspaceIdentity,
+} from '../state/model.js';
+
+/** The legacy verification token Slack still sends in every payload; Bolt ignores it in favour of the signature. */
+export const VERIFICATION_TOKEN = 'fake-verification-token';
+
+type Loose = Record<string, unknown>;
+
+export function channelName(channel: Channel): string {
+  if (channel.kind === 'im') return 'directmessage';
+  return channel.kind === 'private' ? 'privategroup' : channel.name;
+}
+
+export interface SlashCommandFields {
+  identity: WorkspaceIdentity;
+  user: User;
+  channel: Channel;
+  command: string;
+  text: string;
+  responseUrl: string;
+  triggerId: string;
+}
+
+/** Slack posts commands as a flat form, every value a string, in this field order. */
+export function slashCommandPayload(f: SlashCommandFields): SlashCommand {
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: f.identity.teamId,
+    team_domain: f.identity.teamDomain,
+    channel_id: f.channel.id,
+    channel_name: channelName(f.channel),
+    user_id: f.user.id,
+    user_name: f.user.name,
+    command: f.command,
+    text: f.text,
+    api_app_id: f.identity.appId,
+    is_enterprise_install: 'false',
+    response_url: f.responseUrl,
+    trigger_id: f.triggerId,
+  };
+}
+
+function teamOf(identity: WorkspaceIdentity) {
+  return { id: identity.teamId, domain: identity.teamDomain };
+}
+
+function userOf(identity: WorkspaceIdentity, user: User) {
+  return { id: user.id, username: user.name, name: user.name, team_id: identity.teamId };
+}
+
+/** Finds the element a click lands on; the driver refuses to click what is not on screen. */
+export function findElement(
+  blocks: readonly unknown[],
+  actionId: string,
+  blockId: string | undefined,
+): { block: Loose; element: Loose } {
+  for (const block of blocks as Loose[]) {
+    if (blockId !== undefined && block.block_id !== blockId) continue;
+    const element = elementsOf(block).find((e) => e.action_id === actionId);
+    if (element) return { block, element };
+  }
+  throw new Error(
+    `no element with action_id '${actionId}'${blockId ? ` in block '${blockId}'` : ''} on screen`,
+  );
+}
+
+export interface ActionChoice {
+  value?: string;
+  selectedOption?: { text?: string; value: string };
+  /** Checkboxes and multi-selects: everything ticked after the click. */
+  selectedOptions?: { text?: string; value: string }[];
+}
+
+/** The `actions[0]` entry Slack builds from the element definition and what the user picked. */
+export function elementAction(block: Loose, element: Loose, choice: ActionChoice, actionTs: string) {
+  const base = {
+    type: element.type,
+    block_id: block.block_id,
+    action_id: element.action_id,
+    action_ts: actionTs,
+  } as Loose;
+  if (element.type === 'button') {
+    base.text = element.text;
+    const value = choice.value ?? element.value;
+    if (value !== undefined) base.value = value;
+    if (element.style) base.style = element.style;
+    return base as unknown as BlockElementAction;
+  }
+  const options = (element.options as Loose[] | undefined) ?? [];
+  const asOption = (picked: { text?: string; value: string }) =>
+    options.find((o) => o.value === picked.value) ?? {
+      text: { type: 'plain_text', text: picked.text ?? picked.value },
+      value: picked.value,
+    };
+  if (choice.selectedOptions) {
+    base.selected_options = choice.selectedOptions.map(asOption);
+  } else if (choice.selectedOption) {
+    base.selected_option = asOption(choice.selectedOption);
+  } else if (choice.value !== undefined) {
+    base.value = choice.value;
+  }
+  return base as unknown as BlockElementAction;
+}
+
+export interface MessageActionFields {
+  identity: WorkspaceIdentity;
+  user: User;
+  channel: Channel;
+  message: SlackMessage | EphemeralMessage;
+  action: BlockElementAction;
+  triggerId: string;
+  responseUrl: string;
+}
+
+export function messageActionPayload(f: MessageActionFields): BlockAction {
+  const ephemeral = 'is_ephemeral' in f.message;
+  const { channel: _channel, ...message } = f.message;
+  return {
+    type: 'block_actions',
+    user: userOf(f.identity, f.user),
+    api_app_id: f.identity.appId,
+    token: VERIFICATION_TOKEN,
+    container: {
+      type: 'message',
+      message_ts: f.message.ts,
+      channel_id: f.channel.id,
+      is_ephemeral: ephemeral,
+      ...(f.message.thread_ts ? { thread_ts: f.message.thread_ts } : {}),
+    },
+    trigger_id: f.triggerId,
+    team: teamOf(f.identity),
+    is_enterprise_install: false,
+    channel: { id: f.channel.id, name: channelName(f.channel) },
+    ...(ephemeral ? {} : { message: message as BlockAction['message'] }),
+    state: { values: {} },
+    response_url: f.responseUrl,
+    actions: [f.action],
+  } as BlockAction;
+}
+
+export interface ViewActionFields {
+  identity: WorkspaceIdentity;
+  user: User;
+  view: ViewOutput;
+  action: BlockElementAction;
+  triggerId: string;
+}
+
+/** A click inside a modal or the Home tab: no channel, no response_url, the view (with its state) instead. */
+export function viewActionPayload(f: ViewActionFields): BlockAction {
+  return {
+    type: 'block_actions',
+    user: userOf(f.identity, f.user),
+    api_app_id: f.identity.appId,
+    token: VERIFICATION_TOKEN,
+    container: { type: 'view', view_id: f.view.id },
+    trigger_id: f.triggerId,
+    team: teamOf(f.identity),
+    is_enterprise_install: false,
+    view: f.view,
+    actions: [f.action],
+  } as unknown as BlockAction;
+}
+
+export function viewSubmissionPayload(
+  identity: WorkspaceIdentity,
+  user: User,
+  view: ViewOutput,
+  triggerId: string,
+): ViewSubmitAction {
+  return {
+    type: 'view_submission',
+    team: teamOf(identity),
+    user: userOf(identity, user),
+    api_app_id: identity.appId,
+    token: VERIFICATION_TOKEN,
+    trigger_id: triggerId,
+    view,
+    response_urls: [],
+    is_enterprise_install: false,
+  };
+}
+
+export function viewClosedPayload(
+  identity: WorkspaceIdentity,
+  user: User,
+  view: ViewOutput,
+  isCleared: boolean,
+): ViewClosedAction {
+  return {
+    type: 'view_closed',
+    team: teamOf(identity),
+    user: userOf(identity, user),
+    api_app_id: identity.appId,
+    token: VERIFICATION_TOKEN,
+    view,
+    is_cleared: isCleared,
+    is_enterprise_install: false,
+  };
+}
+
+/** The Events API envelope around an event, with the single bot authorization Slack sends for one workspace. */
+export function eventEnvelope<E extends { type: string }>(
+  identity: WorkspaceIdentity,
+  event: E,
+  eventId: string,
+  eventTimeSec: number,
+): EnvelopedEvent<E> {
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: identity.teamId,
+    context_team_id: identity.teamId,
+    api_app_id: identity.appId,
+    event,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: eventTimeSec,
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: identity.teamId,
+        user_id: identity.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+  };
+}

@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../src/log.js';
+import type { WorkspaceState } from '../state/workspace-state.js';
+import { SlackApiError } from './api-error.js';
+import type { FaultInjector } from './faults.js';
+import { parseApiArgs, readBody, sendJson } from './http-io.js';
+import { METHODS } from './methods/index.js';
+import type { RateLimits } from './rate-limiter.js';
+import { checkScopes } from './scopes.js';
+
+export interface ApiRouterDeps {
+  state: WorkspaceState;
+  botToken: string;
+  /** What the bot token was granted; web-api surfaces it as response_metadata.scopes. */
+  scopes: ReadonlySet<string>;
+  faults: FaultInjector;
+  limiter: RateLimits | undefined;
+  logger: Logger;
+  baseUrl: string;
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+  injected?: boolean;
+}
+
+/** One Web API request, start to finish: parse, fault, auth, rate limit, run, answer, log. */
+export async function handleApiRequest(
+  deps: ApiRouterDeps,
+  method: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): Promise<void> {
+  let args: Record<string, unknown> = {};
+  let answer: Answer;
+  try {
+    args = await parseApiArgs(req.headers['content-type'], await readBody(req), query);
+    answer = answerCall(deps, method, req, args);
+  } catch (error) {
+    answer = refusalOrCrash(deps, method, error);
+  }
+  const { token: _token, ...loggedArgs } = args;
+  const text = JSON.stringify(answer.body);
+  deps.state.journal.record('call', {
+    seq: deps.state.journal.seq + 1,
+    method,
+    args: loggedArgs,
+    at: deps.state.clock(),
+    status: answer.status,
+    result: JSON.parse(text) as Record<string, unknown>,
+    injected: answer.injected ?? false,
+  });
+  deps.logger.debug({ method, status: answer.status, error: answer.body.error }, 'fake slack api call');
+  sendJson(res, answer.status, answer.body, {
+    'x-oauth-scopes': [...deps.scopes].join(','),
+    ...answer.headers,
+  });
+}
+
+function answerCall(
+  deps: ApiRouterDeps,
+  method: string,
+  req: IncomingMessage,
+  args: Record<string, unknown>,
+) {
+  const fault = deps.faults.take(method);
+  if (fault) return { ...fault, injected: true };
+  const handler = METHODS[method];
+  if (!handler) throw new SlackApiError('unknown_method');
+  checkToken(deps.botToken, req, args);
+  checkScopes(deps.scopes, method, args, deps.state.directory);
+  const retryAfter = rateLimit(deps, method, args);
+  if (retryAfter > 0) {
+    return {
+      status: 429,
+      body: { ok: false, error: 'ratelimited' },
+      headers: { 'retry-after': String(retryAfter) },
+    };
+  }
+  const result = handler({ state: deps.state, args, baseUrl: deps.baseUrl });
+  return { status: 200, body: { ok: true, ...result } };
+}
+
+/** Bearer header first (what @slack/web-api sends), then a `token` argument, as Slack accepts both. */
+function checkToken(botToken: string, req: IncomingMessage, args: Record<string, unknown>): void {
+  const header = req.headers.authorization;
+  const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+  const token = bearer || (typeof args.token === 'string' ? args.token : undefined);
+  if (!token) throw new SlackApiError('not_authed');
+  if (token !== botToken) throw new SlackApiError('invalid_auth');
+}
+
+/** chat.postMessage about once a second per channel; every other method by its tier, per workspace. */
+function rateLimit(deps: ApiRouterDeps, method: string, args: Record<string, unknown>): number {
+  if (!deps.limiter) return 0;
+  const ref = typeof args.channel === 'string' ? args.channel : '';
+  const channelId = deps.state.directory.resolve(ref)?.id ?? ref;
+  return deps.limiter.take(method, channelId);
+}
+
+function refusalOrCrash(deps: ApiRouterDeps, method: string, error: unknown): Answer {
+  if (error instanceof SlackApiError) return { status: 200, body: error.toBody() };
+  deps.logger.error({ err: error, method }, 'fake slack method crashed');
+  return { status: 500, body: { ok: false, error: 'internal_error' } };
+}

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema } from '../store/helpers.js';
+import { dropSchema, pgSkipNote, pgUrl, scratchSchema } from '../store/helpers.js';
 import { TcpProxy } from '../store/tcp-proxy.js';
+import { captureLogger } from '../support/logs.js';
 import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 /**

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, StoreUnavailableError } from '../../src/store/index.js';
-import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema, withAdmin } from './helpers.js';
+import { captureLogger } from '../support/logs.js';
+import { dropSchema, pgSkipNote, pgUrl, scratchSchema, withAdmin } from './helpers.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const warnings = (lines: Array<Record<string, unknown>>) =>

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
+import { failure } from '../support/failure.js';
 import { captureLogger } from '../support/logs.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 
@@ -37,15 +38,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await control.reset();
 });
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('gateway client against the simulator: every operation', () => {
   it('GetSenders lists the sender names with the default marked', async () => {

@@ -2,8 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSlackDriver, type FakeSlack, SEEDED, type SlackDriver } from '../../src/workspace/index.js';
+import type { SimulatorHandle } from '../../src/simulator/server.js';
+import {
+  createSlackDriver,
+  type FakeSlack,
+  type FakeSlackOptions,
+  SEEDED,
+  type SlackDriver,
+  startFakeSlack,
+} from '../../src/workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
+import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import { textBlockOf } from '../support/slack-harness.js';
 
 export const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -26,6 +35,37 @@ export interface BotProcess {
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `smsops-drill-${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** What every drill stands on: the local workspace's Slack, the gateway simulator and a SQLite file of its own. */
+export interface DrillWorld {
+  fake: FakeSlack;
+  sim: SimulatorHandle;
+  control: SimulatorControl;
+  /** The SQLite file in a temp folder of the drill's own. */
+  databaseUrl: string;
+  /** Closes Slack and the simulator and removes the folder; the drill's bots must be gone by then. */
+  close(): Promise<void>;
+}
+
+export async function startDrillWorld(
+  prefix: string,
+  options: { slack?: FakeSlackOptions; simulator?: Parameters<typeof startTestSimulator>[0] } = {},
+): Promise<DrillWorld> {
+  const fake = await startFakeSlack(options.slack);
+  const { sim, control } = await startTestSimulator(options.simulator);
+  const tmp = tempDir(prefix);
+  return {
+    fake,
+    sim,
+    control,
+    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    close: async () => {
+      await fake.close();
+      await sim.close();
+      tmp.remove();
+    },
+  };
 }
 
 /**

@@ -1,9 +1,16 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/workspace/index.js';
 import { slackSignature } from '../../src/workspace/signing.js';
-import { startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, SECRET, startBot, tempDir, until, users } from './bot-process.js';
+import {
+  type BotProcess,
+  channels,
+  type DrillWorld,
+  SECRET,
+  startBot,
+  startDrillWorld,
+  until,
+  users,
+} from './bot-process.js';
 
 /**
  * Drill: correctly signed requests whose bodies no Slack would send (null, arrays, strings, wrong types,
@@ -46,28 +53,25 @@ const ODD: [string, string, number][] = [
   [FORM, '', 400],
 ];
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let world: DrillWorld;
 let bot: BotProcess;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim } = await startTestSimulator());
-  tmp = tempDir('odd');
+  world = await startDrillWorld('odd');
+  ({ fake, sim } = world);
   const planted = pathToFileURL(fileURLToPath(new URL('../support/planted-rejection.mjs', import.meta.url)));
   bot = await startBot({
     fake,
     gatewayUrl: sim.url,
-    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    databaseUrl: world.databaseUrl,
     env: { NODE_OPTIONS: `--import=${planted.href}` },
   });
 }, 40_000);
 afterAll(async () => {
   await bot?.stop();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 function signedPost(contentType: string, body: string): Promise<Response> {

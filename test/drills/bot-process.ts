@@ -24,6 +24,8 @@ export interface BotProcess {
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   driver: SlackDriver;
+  /** `/sms <text>` from the admin in #sms-ops, signed as Slack would; resolves with the ack. */
+  sms(text: string): ReturnType<SlackDriver['slashCommand']>;
   health(): Promise<{ status: number; body: Record<string, unknown> }>;
   /** SIGKILL, resolved once the process is gone. */
   crash(): Promise<void>;
@@ -130,6 +132,8 @@ export async function startBot(options: {
     output: () => output,
     exited,
     driver,
+    sms: (text) =>
+      driver.slashCommand({ command: '/sms', text, userId: users.admin, channelId: channels.smsOps }),
     health: async () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -176,12 +180,7 @@ export async function until<T>(
 /** `/sms send …` through the bot's signed driver, then submit the compose modal as it was prefilled. */
 export async function sendThroughModal(bot: BotProcess, fake: FakeSlack, text: string): Promise<void> {
   const after = fake.state.journal.seq;
-  await bot.driver.slashCommand({
-    command: '/sms',
-    text: `send 0532 123 45 67 ${text}`,
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  await bot.sms(`send 0532 123 45 67 ${text}`);
   const call = await fake.state.waitForCall(
     'views.update',
     (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RawServer, startRawServer } from '../support/raw-server.js';
 import {
   type BotProcess,
-  channels,
   type DrillWorld,
   sleepMs,
   startBot,
@@ -88,12 +87,7 @@ afterAll(async () => {
 /** `/sms balance`: the ack comes in time whatever the gateway does; returns the answer the user sees. */
 async function balance(): Promise<string> {
   const seq = fake.state.journal.seq;
-  const ack = await bot.driver.slashCommand({
-    command: '/sms',
-    text: 'balance',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  const ack = await bot.sms('balance');
   expect(ack.status).toBe(200);
   expect(ack.late).toBe(false);
   expect(ack.elapsedMs).toBeLessThan(3_000);

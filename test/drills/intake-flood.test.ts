@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../support/worker.js';
-import {
-  type BotProcess,
-  channels,
-  type DrillWorld,
-  sleepMs,
-  startBot,
-  startDrillWorld,
-  users,
-} from './bot-process.js';
+import { type BotProcess, type DrillWorld, sleepMs, startBot, startDrillWorld } from './bot-process.js';
 import type { AnswerCounts, AttackerArgs } from './flood-attacker.js';
 
 /**
@@ -48,12 +40,7 @@ function rssBytes(): number {
 }
 
 function help() {
-  return bot.driver.slashCommand({
-    command: '/sms',
-    text: 'help',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  return bot.sms('help');
 }
 
 describe('a flood of slow uploads against the real bot process', () => {

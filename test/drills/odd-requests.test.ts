@@ -1,16 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature } from '../../src/workspace/signing.js';
-import {
-  type BotProcess,
-  channels,
-  type DrillWorld,
-  SECRET,
-  startBot,
-  startDrillWorld,
-  until,
-  users,
-} from './bot-process.js';
+import { type BotProcess, type DrillWorld, SECRET, startBot, startDrillWorld, until } from './bot-process.js';
 
 /**
  * Drill: correctly signed requests whose bodies no Slack would send (null, arrays, strings, wrong types,
@@ -90,12 +81,7 @@ function signedPost(contentType: string, body: string): Promise<Response> {
 async function stillServes(): Promise<void> {
   expect(bot.child.exitCode).toBeNull();
   const after = fake.state.journal.seq;
-  const ack = await bot.driver.slashCommand({
-    command: '/sms',
-    text: 'help',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  const ack = await bot.sms('help');
   expect(ack.status).toBe(200);
   expect(ack.late).toBe(false);
   await fake.state.waitFor('ephemeral', (e) => e.message.text.includes('/sms send'), { after });

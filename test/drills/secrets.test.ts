@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceEventKind } from '../../src/workspace/index.js';
 import {
   type BotProcess,
-  channels,
   type DrillWorld,
   SECRET,
   sendThroughModal,
@@ -84,12 +83,7 @@ describe('a gateway whose error replies quote the request, credential included',
   it('/sms balance tells the user the gateway refused, without what it quoted', async () => {
     await control.fault({ operation: 'GetBalance', kind: 'status', echo: true, times: 2 });
     const after = fake.state.journal.seq;
-    await bot.driver.slashCommand({
-      command: '/sms',
-      text: 'balance',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await bot.sms('balance');
     const answer = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && /refused/.test(JSON.stringify(e.message)),

@@ -108,12 +108,7 @@ describe('kill -9 during a send', () => {
     const again = await restartAndWatch(1);
     // Whatever the card did, `/sms status <MessageId>` answers from the gateway.
     const seq = fake.state.journal.seq;
-    await again.driver.slashCommand({
-      command: '/sms',
-      text: `status ${row!.messageId}`,
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await again.sms(`status ${row!.messageId}`);
     const status = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && JSON.stringify(e.message).includes(row!.messageId!),

@@ -80,12 +80,7 @@ describe('a Submit reply that trickles in for 40 s', () => {
 
     // /sms status tells the same story.
     const before = fake.state.journal.seq;
-    await other.driver.slashCommand({
-      command: '/sms',
-      text: 'status 100001',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await other.sms('status 100001');
     const status = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && e.message.text.startsWith('SMS batch 100001:'),

@@ -79,12 +79,7 @@ describe('limits lowered between compose and confirm', () => {
     const before = await startBot({ fake, gatewayUrl: sim.url, databaseUrl, env });
     bot = before;
     // Two people each have a confirm waiting (a person has one modal open at a time).
-    await before.driver.slashCommand({
-      command: '/sms',
-      text: 'grant <@U0ALICE|alice> sender',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await before.sms('grant <@U0ALICE|alice> sender');
     await fake.state.waitFor('ephemeral', (e) => e.message.recipient === users.admin);
     const wide = await composeAwaitingConfirm(
       before,

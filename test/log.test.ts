@@ -1,22 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/log.js';
 import { registerSecret } from '../src/secrets.js';
-
-function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ destination }) };
-}
+import { captureLogger } from './support/logs.js';
 
 describe('logs', () => {
   it('are JSON lines; an error shows its message and code, never its stack trace', () => {
-    const { lines, logger } = capture();
+    const { written: lines, logger } = captureLogger();
     logger.error({ err: Object.assign(new Error('gateway down'), { code: 'ECONNREFUSED' }) }, 'poll failed');
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({
@@ -29,7 +17,7 @@ describe('logs', () => {
   });
 
   it('mask passwords, tokens and credentials wherever they sit', () => {
-    const { lines, logger } = capture();
+    const { written: lines, logger } = captureLogger();
     logger.warn(
       { Credential: { Username: 'acme', Password: 'pw-1' }, request: { password: 'pw-2', token: 'xoxb-3' } },
       'careless',
@@ -43,14 +31,7 @@ describe('logs', () => {
     registerSecret(password, token, 'signing0123secret');
     const quoted = JSON.stringify({ Credential: { Username: 'acme', Password: password } });
     for (const readable of [false, true]) {
-      const lines: string[] = [];
-      const destination = new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
-      const logger = createLogger({ destination, readable });
+      const { written: lines, logger } = captureLogger({ readable });
       logger.warn({ err: new Error(`HTTP 500: could not process request ${quoted}`) }, 'gateway failed');
       logger.info(`token ${token} and signing0123secret in a message`);
       logger.child({ component: 'x' }).error({ reason: { nested: [quoted] } }, 'deep');

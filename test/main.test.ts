@@ -41,6 +41,22 @@ function start(env: Record<string, string>): {
   return { child, output: () => output, exited };
 }
 
+/** The bot in HTTP mode on the fake Slack, listening on port, its store at databaseUrl. */
+function startOnFakeSlack(
+  port: number,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): ReturnType<typeof start> {
+  return start({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    ...env,
+  });
+}
+
 async function waitForLine(output: () => string, pattern: RegExp, exited: Promise<unknown>): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!pattern.test(output())) {
@@ -176,13 +192,7 @@ describe('npm start (src/main.ts)', () => {
     await store.outbox.markFailed(sent.row.id, 'rejected', new Date(Date.now() - 200 * 86_400_000));
     await store.close();
     const port = await closedPort();
-    const { child, exited, output } = start({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-    });
+    const { child, exited, output } = startOnFakeSlack(port, databaseUrl);
     await waitForLine(output, /DIGEST_MIN_INTERVAL_SECONDS/, exited);
     const line = output()
       .split('\n')
@@ -208,12 +218,7 @@ describe('npm start (src/main.ts)', () => {
 
   it('runs in HTTP mode: healthy, answers /sms help, and stops cleanly on SIGTERM', async () => {
     const port = await closedPort();
-    const { child, exited, output } = start({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${join(dir, 'sub', 'smsops.db')}`,
+    const { child, exited, output } = startOnFakeSlack(port, `sqlite:${join(dir, 'sub', 'smsops.db')}`, {
       ADMIN_USER_IDS: SEEDED.users.admin,
       SMS_GATEWAY_PASSWORD: 'must-never-be-printed',
     });
@@ -260,13 +265,10 @@ describe('npm start (src/main.ts)', () => {
   });
 
   it('a database that cannot be opened stops start-up with one line naming it, never its password', async () => {
-    const { exited, output } = start({
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: String(await closedPort()),
-      DATABASE_URL: `postgres://smsops:hunter2@127.0.0.1:${await closedPort()}/smsops`,
-    });
+    const { exited, output } = startOnFakeSlack(
+      await closedPort(),
+      `postgres://smsops:hunter2@127.0.0.1:${await closedPort()}/smsops`,
+    );
     expect(await exited).toBe(1);
     expect(output()).toMatch(/start-up failed/);
     expect(output()).toMatch(/postgres:\/\/smsops:\*\*\*@127\.0\.0\.1/);

@@ -65,13 +65,11 @@ export class LowBalanceChecker {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
     this.#minIntervalMs = (options.settings.minIntervalSeconds ?? DEFAULT_MIN_INTERVAL_SECONDS) * 1000;
-    const every = (options.settings.alertCheckMinutes ?? 5) * 60_000;
-    this.#loop = new JobLoop({
+    this.#loop = JobLoop.every({
       name: 'balance check',
       logger: options.logger,
       run: () => this.check(),
-      nextDelayMs: () => every,
-      fallbackDelayMs: every,
+      everyMs: (options.settings.alertCheckMinutes ?? 5) * 60_000,
     });
   }
 

@@ -27,6 +27,14 @@ export class JobLoop {
     this.#o = options;
   }
 
+  /** A loop that waits the same everyMs after every pass, failed or not. */
+  static every(
+    options: Omit<JobLoopOptions, 'nextDelayMs' | 'fallbackDelayMs'> & { everyMs: number },
+  ): JobLoop {
+    const { everyMs, ...rest } = options;
+    return new JobLoop({ ...rest, nextDelayMs: () => everyMs, fallbackDelayMs: everyMs });
+  }
+
   /** True once stop() was called: long passes check it to end early. */
   get stopping(): boolean {
     return this.#stopping;

@@ -47,13 +47,11 @@ export class RetentionPurge {
   constructor(options: RetentionOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
-    const every = (options.settings.checkMinutes ?? 60) * 60_000;
-    this.#loop = new JobLoop({
+    this.#loop = JobLoop.every({
       name: 'retention purge',
       logger: options.logger,
       run: () => this.runDue(),
-      nextDelayMs: () => every,
-      fallbackDelayMs: every,
+      everyMs: (options.settings.checkMinutes ?? 60) * 60_000,
     });
   }
 

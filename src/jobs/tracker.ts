@@ -72,12 +72,11 @@ export class DeliveryTracker {
       now: () => new Date(),
       ...options,
     };
-    this.#loop = new JobLoop({
+    this.#loop = JobLoop.every({
       name: 'delivery tracker tick',
       logger: this.#o.logger,
       run: () => this.tick(),
-      nextDelayMs: () => this.#o.tickMs,
-      fallbackDelayMs: this.#o.tickMs,
+      everyMs: this.#o.tickMs,
     });
   }
 

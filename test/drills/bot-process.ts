@@ -2,8 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSlackDriver, type FakeSlack, SEEDED, type SlackDriver } from '../../workspace/index.js';
+import type { SimulatorHandle } from '../../src/simulator/server.js';
+import {
+  createSlackDriver,
+  type FakeSlack,
+  type FakeSlackOptions,
+  SEEDED,
+  type SlackDriver,
+  startFakeSlack,
+} from '../../workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
+import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import { textBlockOf } from '../support/slack-harness.js';
 
 export const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
@@ -15,6 +24,8 @@ export interface BotProcess {
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   driver: SlackDriver;
+  /** `/sms <text>` from the admin in #sms-ops, signed as Slack would; resolves with the ack. */
+  sms(text: string): ReturnType<SlackDriver['slashCommand']>;
   health(): Promise<{ status: number; body: Record<string, unknown> }>;
   /** SIGKILL, resolved once the process is gone. */
   crash(): Promise<void>;
@@ -26,6 +37,37 @@ export interface BotProcess {
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `smsops-drill-${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** What every drill stands on: the local workspace's Slack, the gateway simulator and a SQLite file of its own. */
+export interface DrillWorld {
+  fake: FakeSlack;
+  sim: SimulatorHandle;
+  control: SimulatorControl;
+  /** The SQLite file in a temp folder of the drill's own. */
+  databaseUrl: string;
+  /** Closes Slack and the simulator and removes the folder; the drill's bots must be gone by then. */
+  close(): Promise<void>;
+}
+
+export async function startDrillWorld(
+  prefix: string,
+  options: { slack?: FakeSlackOptions; simulator?: Parameters<typeof startTestSimulator>[0] } = {},
+): Promise<DrillWorld> {
+  const fake = await startFakeSlack(options.slack);
+  const { sim, control } = await startTestSimulator(options.simulator);
+  const tmp = tempDir(prefix);
+  return {
+    fake,
+    sim,
+    control,
+    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    close: async () => {
+      await fake.close();
+      await sim.close();
+      tmp.remove();
+    },
+  };
 }
 
 /**
@@ -90,6 +132,8 @@ export async function startBot(options: {
     output: () => output,
     exited,
     driver,
+    sms: (text) =>
+      driver.slashCommand({ command: '/sms', text, userId: users.admin, channelId: channels.smsOps }),
     health: async () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -136,12 +180,7 @@ export async function until<T>(
 /** `/sms send …` through the bot's signed driver, then submit the compose modal as it was prefilled. */
 export async function sendThroughModal(bot: BotProcess, fake: FakeSlack, text: string): Promise<void> {
   const after = fake.state.journal.seq;
-  await bot.driver.slashCommand({
-    command: '/sms',
-    text: `send 0532 123 45 67 ${text}`,
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  await bot.sms(`send 0532 123 45 67 ${text}`);
   const call = await fake.state.waitForCall(
     'views.update',
     (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',

@@ -1,9 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
 import { type RawServer, startRawServer } from '../support/raw-server.js';
-import { startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, sleepMs, startBot, tempDir, until, users } from './bot-process.js';
+import {
+  type BotProcess,
+  type DrillWorld,
+  sleepMs,
+  startBot,
+  startDrillWorld,
+  until,
+  users,
+} from './bot-process.js';
 
 /**
  * Drill: the gateway misbehaves under the running bot — hangs, answers 500, answers an HTML page,
@@ -18,10 +24,10 @@ type Mode = 'pass' | 'hang' | 'http500' | 'notjson' | 'slow';
 let mode: Mode = 'hang';
 const held = new Set<ServerResponse>();
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
 let gateway: RawServer;
-let tmp: ReturnType<typeof tempDir>;
+let world: DrillWorld;
 let bot: BotProcess;
 
 async function pass(path: string, body: string, res: ServerResponse): Promise<void> {
@@ -39,8 +45,8 @@ async function pass(path: string, body: string, res: ServerResponse): Promise<vo
 }
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim } = await startTestSimulator());
+  world = await startDrillWorld('gateway');
+  ({ fake, sim } = world);
   gateway = await startRawServer((req, res, body) => {
     const path = req.url ?? '/';
     switch (mode) {
@@ -64,11 +70,10 @@ beforeAll(async () => {
         return;
     }
   });
-  tmp = tempDir('gateway');
   bot = await startBot({
     fake,
     gatewayUrl: gateway.url,
-    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    databaseUrl: world.databaseUrl,
     env: { SMS_GATEWAY_TIMEOUT_MS: '2000' },
   });
 }, 40_000);
@@ -76,20 +81,13 @@ afterAll(async () => {
   await bot?.crash();
   for (const res of held) res.destroy();
   await gateway.close();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 /** `/sms balance`: the ack comes in time whatever the gateway does; returns the answer the user sees. */
 async function balance(): Promise<string> {
   const seq = fake.state.journal.seq;
-  const ack = await bot.driver.slashCommand({
-    command: '/sms',
-    text: 'balance',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  const ack = await bot.sms('balance');
   expect(ack.status).toBe(200);
   expect(ack.late).toBe(false);
   expect(ack.elapsedMs).toBeLessThan(3_000);

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, startBot, tempDir, until } from './bot-process.js';
+import {
+  type BotProcess,
+  channels,
+  type DrillWorld,
+  startBot,
+  startDrillWorld,
+  until,
+} from './bot-process.js';
 
 /**
  * Drill: the real bot process is SIGKILLed in the middle of an inbound burst and started again on the
@@ -12,23 +17,20 @@ import { type BotProcess, channels, startBot, tempDir, until } from './bot-proce
 const BURST = 300;
 const MARK = 'drill1-';
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let bot: BotProcess | undefined;
 
 beforeAll(async () => {
   // Slack's real rate limits: the burst takes long enough to be killed in the middle.
-  fake = await startFakeSlack({ rateLimits: true });
-  ({ sim, control } = await startTestSimulator());
-  tmp = tempDir('inbound');
+  world = await startDrillWorld('inbound', { slack: { rateLimits: true } });
+  ({ fake, sim, control } = world);
 });
 afterAll(async () => {
   await bot?.crash();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 /** How often each marker appears across the channel's posts, and how many markers each post carries. */
@@ -49,7 +51,7 @@ describe('kill -9 of the bot in the middle of an inbound burst', () => {
   // The restarted bot has the same instance id (host and port), so it takes back the claims it left
   // unposted and posts them at once instead of waiting for their lease to run out.
   it('after a restart on the same database every SMS is posted, at most one post twice', async () => {
-    const databaseUrl = `sqlite:${tmp.dir}/smsops.db`;
+    const { databaseUrl } = world;
     bot = await startBot({ fake, gatewayUrl: sim.url, databaseUrl });
     await until('first Receive poll', async () => (await control.callCount('Receive')) > 0);
     await control.inbound(

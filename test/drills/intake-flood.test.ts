@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { startTestSimulator } from '../support/simulator.js';
 import { startWorker } from '../support/worker.js';
-import { type BotProcess, channels, sleepMs, startBot, tempDir, users } from './bot-process.js';
+import { type BotProcess, type DrillWorld, sleepMs, startBot, startDrillWorld } from './bot-process.js';
 import type { AnswerCounts, AttackerArgs } from './flood-attacker.js';
 
 /**
@@ -20,22 +18,19 @@ const FORGED = 50;
 const MiB = 1024 * 1024;
 const ALLOWED_GROWTH = 50 * MiB;
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let world: DrillWorld;
 let bot: BotProcess;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim } = await startTestSimulator());
-  tmp = tempDir('flood');
-  bot = await startBot({ fake, gatewayUrl: sim.url, databaseUrl: `sqlite:${tmp.dir}/smsops.db` });
+  world = await startDrillWorld('flood');
+  ({ fake, sim } = world);
+  bot = await startBot({ fake, gatewayUrl: sim.url, databaseUrl: world.databaseUrl });
 }, 40_000);
 afterAll(async () => {
   await bot?.stop();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 /** The bot's resident memory, as the kernel counts it. */
@@ -45,12 +40,7 @@ function rssBytes(): number {
 }
 
 function help() {
-  return bot.driver.slashCommand({
-    command: '/sms',
-    text: 'help',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  return bot.sms('help');
 }
 
 describe('a flood of slow uploads against the real bot process', () => {

@@ -1,9 +1,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackSignature } from '../../workspace/driver/signing.js';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, SECRET, startBot, tempDir, until, users } from './bot-process.js';
+import { type BotProcess, type DrillWorld, SECRET, startBot, startDrillWorld, until } from './bot-process.js';
 
 /**
  * Drill: correctly signed requests whose bodies no Slack would send (null, arrays, strings, wrong types,
@@ -46,28 +44,25 @@ const ODD: [string, string, number][] = [
   [FORM, '', 400],
 ];
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let world: DrillWorld;
 let bot: BotProcess;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim } = await startTestSimulator());
-  tmp = tempDir('odd');
+  world = await startDrillWorld('odd');
+  ({ fake, sim } = world);
   const planted = pathToFileURL(fileURLToPath(new URL('../support/planted-rejection.mjs', import.meta.url)));
   bot = await startBot({
     fake,
     gatewayUrl: sim.url,
-    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    databaseUrl: world.databaseUrl,
     env: { NODE_OPTIONS: `--import=${planted.href}` },
   });
 }, 40_000);
 afterAll(async () => {
   await bot?.stop();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 function signedPost(contentType: string, body: string): Promise<Response> {
@@ -86,12 +81,7 @@ function signedPost(contentType: string, body: string): Promise<Response> {
 async function stillServes(): Promise<void> {
   expect(bot.child.exitCode).toBeNull();
   const after = fake.state.journal.seq;
-  const ack = await bot.driver.slashCommand({
-    command: '/sms',
-    text: 'help',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
+  const ack = await bot.sms('help');
   expect(ack.status).toBe(200);
   expect(ack.late).toBe(false);
   await fake.state.waitFor('ephemeral', (e) => e.message.text.includes('/sms send'), { after });

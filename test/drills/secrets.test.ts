@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack, type WorkspaceEventKind } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+import type { WorkspaceEventKind } from '../../workspace/index.js';
 import {
   type BotProcess,
-  channels,
+  type DrillWorld,
   SECRET,
   sendThroughModal,
   startBot,
-  tempDir,
+  startDrillWorld,
   until,
   users,
 } from './bot-process.js';
@@ -23,28 +22,28 @@ const PASSWORD = 'PwDrill7zQx91';
 const BOT_TOKEN = 'xoxb-drill-5f0c2a9e7b41d3';
 const SECRETS = [USERNAME, PASSWORD, BOT_TOKEN, SECRET];
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let bot: BotProcess;
 
 beforeAll(async () => {
-  fake = await startFakeSlack({ botToken: BOT_TOKEN });
-  ({ sim, control } = await startTestSimulator({ username: USERNAME, password: PASSWORD }));
-  tmp = tempDir('secrets');
+  world = await startDrillWorld('secrets', {
+    slack: { botToken: BOT_TOKEN },
+    simulator: { username: USERNAME, password: PASSWORD },
+  });
+  ({ fake, sim, control } = world);
   bot = await startBot({
     fake,
     gatewayUrl: sim.url,
-    databaseUrl: `sqlite:${tmp.dir}/smsops.db`,
+    databaseUrl: world.databaseUrl,
     env: { SMS_GATEWAY_USERNAME: USERNAME, SMS_GATEWAY_PASSWORD: PASSWORD, LOG_LEVEL: 'debug' },
   });
 }, 40_000);
 afterAll(async () => {
   await bot?.crash();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 /** Everything the fake Slack saw: every Web API call, response_url post, message, ephemeral and view. */
@@ -84,12 +83,7 @@ describe('a gateway whose error replies quote the request, credential included',
   it('/sms balance tells the user the gateway refused, without what it quoted', async () => {
     await control.fault({ operation: 'GetBalance', kind: 'status', echo: true, times: 2 });
     const after = fake.state.journal.seq;
-    await bot.driver.slashCommand({
-      command: '/sms',
-      text: 'balance',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await bot.sms('balance');
     const answer = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && /refused/.test(JSON.stringify(e.message)),

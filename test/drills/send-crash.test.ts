@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 import {
   type BotProcess,
   channels,
+  type DrillWorld,
   sendThroughModal,
   startBot,
-  tempDir,
+  startDrillWorld,
   until,
   users,
 } from './bot-process.js';
@@ -18,24 +17,20 @@ import {
  * row was left in.
  */
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let databaseUrl: string;
 let bot: BotProcess | undefined;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim, control } = await startTestSimulator());
-  tmp = tempDir('send');
-  databaseUrl = `sqlite:${tmp.dir}/smsops.db`;
+  world = await startDrillWorld('send');
+  ({ fake, sim, control, databaseUrl } = world);
 });
 afterAll(async () => {
   await bot?.crash();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 // A 3 s gateway timeout: a send still pending 16 s (twice that plus 10 s) after it was written was cut off.
@@ -113,12 +108,7 @@ describe('kill -9 during a send', () => {
     const again = await restartAndWatch(1);
     // Whatever the card did, `/sms status <MessageId>` answers from the gateway.
     const seq = fake.state.journal.seq;
-    await again.driver.slashCommand({
-      command: '/sms',
-      text: `status ${row!.messageId}`,
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await again.sms(`status ${row!.messageId}`);
     const status = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && JSON.stringify(e.message).includes(row!.messageId!),

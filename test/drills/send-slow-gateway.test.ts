@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, sendThroughModal, startBot, tempDir, users } from './bot-process.js';
+import {
+  type BotProcess,
+  channels,
+  type DrillWorld,
+  sendThroughModal,
+  startBot,
+  startDrillWorld,
+  users,
+} from './bot-process.js';
 
 /**
  * Drill: the gateway's Submit reply trickles in for 40 s, a byte every half second, so no single read
@@ -12,24 +18,20 @@ import { type BotProcess, channels, sendThroughModal, startBot, tempDir, users }
  * same database takes the send for abandoned: no "State unknown" card, and the MessageId lands.
  */
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let databaseUrl: string;
 const bots: BotProcess[] = [];
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim, control } = await startTestSimulator());
-  tmp = tempDir('slow');
-  databaseUrl = `sqlite:${tmp.dir}/smsops.db`;
+  world = await startDrillWorld('slow');
+  ({ fake, sim, control, databaseUrl } = world);
 });
 afterAll(async () => {
   for (const bot of bots) await bot.crash();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 const start = async () => {
@@ -78,12 +80,7 @@ describe('a Submit reply that trickles in for 40 s', () => {
 
     // /sms status tells the same story.
     const before = fake.state.journal.seq;
-    await other.driver.slashCommand({
-      command: '/sms',
-      text: 'status 100001',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await other.sms('status 100001');
     const status = await fake.state.waitFor(
       'ephemeral',
       (e) => e.message.recipient === users.admin && e.message.text.startsWith('SMS batch 100001:'),

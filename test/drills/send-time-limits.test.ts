@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack, type ViewOutput } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
+import type { ViewOutput } from '../../workspace/index.js';
 import { textBlockOf } from '../support/slack-harness.js';
-import { type BotProcess, channels, startBot, tempDir, users } from './bot-process.js';
+import {
+  type BotProcess,
+  channels,
+  type DrillWorld,
+  startBot,
+  startDrillWorld,
+  users,
+} from './bot-process.js';
 
 /**
  * Drill: a send is composed and waits for its confirm; meanwhile the operator lowers MAX_RECIPIENTS and
@@ -11,24 +17,20 @@ import { type BotProcess, channels, startBot, tempDir, users } from './bot-proce
  * checked against the limits in force when the gateway would be called, not those of the compose.
  */
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let databaseUrl: string;
 let bot: BotProcess | undefined;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim, control } = await startTestSimulator());
-  tmp = tempDir('limits');
-  databaseUrl = `sqlite:${tmp.dir}/smsops.db`;
+  world = await startDrillWorld('limits');
+  ({ fake, sim, control, databaseUrl } = world);
 });
 afterAll(async () => {
   await bot?.stop();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 
 /** `/sms send`, the modal filled in and submitted: returns the confirmation view (CONFIRM_COST=0 asks for every send). */
@@ -77,12 +79,7 @@ describe('limits lowered between compose and confirm', () => {
     const before = await startBot({ fake, gatewayUrl: sim.url, databaseUrl, env });
     bot = before;
     // Two people each have a confirm waiting (a person has one modal open at a time).
-    await before.driver.slashCommand({
-      command: '/sms',
-      text: 'grant <@U0ALICE|alice> sender',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
+    await before.sms('grant <@U0ALICE|alice> sender');
     await fake.state.waitFor('ephemeral', (e) => e.message.recipient === users.admin);
     const wide = await composeAwaitingConfirm(
       before,

@@ -1,31 +1,35 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiCall, type FakeSlack, startFakeSlack } from '../../workspace/index.js';
-import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
-import { type BotProcess, channels, sendThroughModal, startBot, tempDir, until } from './bot-process.js';
+import type { ApiCall } from '../../workspace/index.js';
+import {
+  type BotProcess,
+  channels,
+  type DrillWorld,
+  sendThroughModal,
+  startBot,
+  startDrillWorld,
+  until,
+} from './bot-process.js';
 
 /**
  * Drill: Slack answers 429 storms and 5xx while the real bot relays inbound SMS and posts a delivery
  * card. Nothing is lost or doubled, and after a 429 the next post waits for Retry-After.
  */
 
-let fake: FakeSlack;
-let sim: Awaited<ReturnType<typeof startTestSimulator>>['sim'];
-let control: SimulatorControl;
-let tmp: ReturnType<typeof tempDir>;
+let fake: DrillWorld['fake'];
+let sim: DrillWorld['sim'];
+let control: DrillWorld['control'];
+let world: DrillWorld;
 let bot: BotProcess;
 let start = 0;
 
 beforeAll(async () => {
-  fake = await startFakeSlack();
-  ({ sim, control } = await startTestSimulator());
-  tmp = tempDir('slack');
-  bot = await startBot({ fake, gatewayUrl: sim.url, databaseUrl: `sqlite:${tmp.dir}/smsops.db` });
+  world = await startDrillWorld('slack');
+  ({ fake, sim, control } = world);
+  bot = await startBot({ fake, gatewayUrl: sim.url, databaseUrl: world.databaseUrl });
 }, 40_000);
 afterAll(async () => {
   await bot?.stop();
-  await fake.close();
-  await sim.close();
-  tmp.remove();
+  await world.close();
 });
 beforeEach(() => {
   start = fake.state.journal.seq;

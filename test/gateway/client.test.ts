@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
-import { createLogger } from '../../src/log.js';
+import { failure } from '../support/failure.js';
+import { captureLogger } from '../support/logs.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
 
 const PASSWORD = 's1mulat0r-pass';
@@ -38,27 +38,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await control.reset();
 });
-
-/** A real JSON-lines logger whose lines are kept. */
-function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ destination }) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('gateway client against the simulator: every operation', () => {
   it('GetSenders lists the sender names with the default marked', async () => {
@@ -236,7 +215,7 @@ describe('gateway client: error replies that quote the request, credential inclu
     ['a refusal whose Status description quotes it', 'status', 'GatewayRejected'],
     ['an HTML page that quotes it', 'notjson', 'GatewayUnavailable'],
   ] as const)('%s: neither the username nor the password comes through', async (_name, kind, type) => {
-    const logged = capture();
+    const logged = captureLogger();
     await control.fault({ operation: 'Submit', kind, echo: true });
     const error = await failure(gateway.submit({ from: 'SMSOPS', to: ['905321234567'], message: 'Hello' }));
     expect(error.name).toBe(type);
@@ -247,7 +226,7 @@ describe('gateway client: error replies that quote the request, credential inclu
       String((error as { description?: string }).description ?? ''),
       inspect(error, { depth: 10 }),
       JSON.stringify(error),
-      logged.lines.join(''),
+      logged.written.join(''),
     ];
     for (const text of texts) {
       expect(text).not.toContain(PASSWORD);

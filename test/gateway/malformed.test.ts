@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
+import { failure } from '../support/failure.js';
 import { closedPort, type RawServer, startRawServer } from '../support/raw-server.js';
 
 const PASSWORD = 'pa55-w0rd-never-shown';
@@ -31,15 +32,6 @@ async function replying(status: number, body: string, contentType = 'application
     res.end(body);
   });
   return clientFor(server.url);
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function expectNoPassword(error: Error) {

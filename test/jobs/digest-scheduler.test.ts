@@ -5,8 +5,8 @@ import type { BalanceDigest, SurveysDigest } from '../../src/digests/types.js';
 import { DigestScheduler, digestJob } from '../../src/jobs/digest-scheduler.js';
 import { silentLogger } from '../../src/log.js';
 import type { DigestKind, Store } from '../../src/store/index.js';
+import { captureLogger } from '../support/logs.js';
 import { FakeGateway, RecordingPoster, tempStore, twelveMonths } from './digest-fakes.js';
-import { capturingLogger } from './inbound-support.js';
 
 const HOUR = 3_600_000;
 const T0 = new Date('2026-11-20T06:00:00Z'); // 09:00 in Istanbul, a Friday
@@ -191,7 +191,7 @@ describe('a schedule stored faster than DIGEST_MIN_INTERVAL_SECONDS (by an older
   it('is reported at start and runs at most every 15 minutes, on the scheduler clock', async () => {
     // What an older version accepted from `/sms subscribe digest stats cron "* * * * * *"`, stored as it did.
     const sub = await subscribe('stats', '* * * * * *', new Date(T0.getTime() - HOUR));
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLogger();
     let now = new Date(T0.getTime() + 1_000);
     const s = new DigestScheduler({
       gateway,

@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backoffSeconds } from '../../src/jobs/inbound-relay.js';
-import {
-  capturingLogger,
-  channels,
-  type InboundRig,
-  number,
-  postCounts,
-  startInboundRig,
-  users,
-} from './inbound-support.js';
+import { captureLogger } from '../support/logs.js';
+import { channels, type InboundRig, number, postCounts, startInboundRig, users } from './inbound-support.js';
 
 let rig: InboundRig;
 beforeEach(async () => {
@@ -102,7 +95,7 @@ describe('inbound relay: posting', () => {
   });
 
   it('skips (and logs) what no subscription takes, but still honours its stop word', async () => {
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLogger();
     const [id] = await rig.inject([{ MSISDN: number(5), Text: 'STOP' }]);
     for (const sub of await rig.store.subscriptions.list()) await rig.store.subscriptions.remove(sub.id);
     const relay = rig.relay({ logger });
@@ -220,7 +213,7 @@ describe('inbound relay: opt-outs and surveys', () => {
 
 describe('inbound relay: faults', () => {
   it('backs off while the gateway is down, logs once per outage, then catches up', async () => {
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLogger();
     const relay = rig.relay({ logger });
     const [before] = await rig.inject([{ MSISDN: number(1), Text: 'before the outage' }]);
     expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 1 });
@@ -321,7 +314,7 @@ describe('inbound relay: faults', () => {
   it('joins a public channel it is not in; for a private one it tells the admins once', async () => {
     await rig.store.subscriptions.add(channels.random, { kind: 'inbound' }, users.admin);
     await rig.store.subscriptions.add(channels.finance, { kind: 'inbound' }, users.admin);
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLogger();
     const relay = rig.relay({ logger });
     const [one] = await rig.inject([{ MSISDN: number(1), Text: 'one' }]);
     expect(await relay.pollOnce()).toMatchObject({ ok: true, posted: 2, skipped: 1 });

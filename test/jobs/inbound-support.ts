@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { createInboundPoster, createInboundRelay } from '../../src/bot.js';
 import type { GatewayClient } from '../../src/gateway/index.js';
 import type { InboundPoster } from '../../src/jobs/inbound-poster.js';
 import type { InboundRelay, InboundRelaySettings } from '../../src/jobs/inbound-relay.js';
-import { createLogger, type Logger, silentLogger } from '../../src/log.js';
+import { type Logger, silentLogger } from '../../src/log.js';
 import type { Store } from '../../src/store/index.js';
 import {
   type FakeSlack,
@@ -17,18 +16,6 @@ import { SimulatorControl } from '../support/simulator.js';
 import { SIGNING_SECRET } from '../support/slack-harness.js';
 
 export const { channels, users } = SEEDED;
-
-/** A logger whose lines tests can read. */
-export function capturingLogger(): { logger: Logger; lines: Array<{ level: string; msg: string }> } {
-  const lines: Array<{ level: string; msg: string }> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}
 
 export interface InboundRig {
   control: SimulatorControl;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RETENTION_JOB, RetentionPurge } from '../../src/jobs/retention.js';
 import type { Store } from '../../src/store/index.js';
+import { captureLogger } from '../support/logs.js';
 import { tempStore } from './digest-fakes.js';
-import { capturingLogger } from './inbound-support.js';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-11-20T03:00:00Z');
@@ -42,7 +42,7 @@ async function finishedSend(key: string, createdAt: Date, recipients = ['9053212
   return row.id;
 }
 
-function purger(instanceId: string, logger = capturingLogger().logger) {
+function purger(instanceId: string, logger = captureLogger().logger) {
   return new RetentionPurge({ store, logger, settings: { retentionDays: 180, instanceId } });
 }
 
@@ -55,7 +55,7 @@ describe('RetentionPurge (RETENTION_DAYS)', () => {
     // A confirmation draft nobody confirmed, long expired.
     await store.drafts.put('draft:V1', 'U0ALICE', { draft: { recipients: ['905321234567'] } }, daysAgo(1));
 
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLogger();
     expect(await purger('a', logger).runDue(NOW)).toEqual({ sends: 1, drafts: 1, threads: 1 });
     expect(lines.find((l) => l.msg === 'personal data older than RETENTION_DAYS purged')).toMatchObject({
       retentionDays: 180,
@@ -96,7 +96,7 @@ describe('RetentionPurge (RETENTION_DAYS)', () => {
     const id = await finishedSend('week-old', daysAgo(8));
     const p = new RetentionPurge({
       store,
-      logger: capturingLogger().logger,
+      logger: captureLogger().logger,
       settings: { retentionDays: 7, instanceId: 'a' },
     });
     expect((await p.runDue(NOW))?.sends).toBe(1);

@@ -1,22 +1,15 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
 import { startSimulator } from '../../src/simulator/server.js';
+import { captureLogger } from '../support/logs.js';
 
 describe('simulator logging', () => {
   it('logs one debug line per request and never the password', async () => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { logger, lines: entries, written } = captureLogger();
     const sim = await startSimulator({
       port: 0,
       username: 'acme',
       password: 'hunter2-secret',
-      logger: createLogger({ level: 'debug', destination }),
+      logger,
     });
     try {
       for (const op of ['GetBalance', 'Submit']) {
@@ -33,13 +26,12 @@ describe('simulator logging', () => {
     } finally {
       await sim.close();
     }
-    expect(lines).toHaveLength(3);
-    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries).toHaveLength(3);
     expect(entries.map((e) => [e.level, e.operation, e.http])).toEqual([
       ['debug', 'GetBalance', 200],
       ['debug', 'Submit', 200],
       ['debug', undefined, 200],
     ]);
-    expect(lines.join('\n')).not.toContain('hunter2');
+    expect(written.join('')).not.toContain('hunter2');
   });
 });

@@ -150,14 +150,18 @@ describe('Reply button on an inbound SMS', () => {
   });
   afterAll(() => h.close());
 
-  it('opens the composer prefilled with the number and our sender, and the card goes into the thread', async () => {
-    const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.alice,
+  /** Reply on the relayed SMS, as userId. */
+  const clickReply = (userId: string) =>
+    h.driver.blockAction({
+      userId,
       message: post,
       actionId: 'inbound_reply',
       blockId: `inbound_${gatewayId}`,
     });
+
+  it('opens the composer prefilled with the number and our sender, and the card goes into the thread', async () => {
+    const after = h.fake.state.journal.seq;
+    await clickReply(users.alice);
     const call = await h.fake.state.waitForCall(
       'views.update',
       (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
@@ -183,12 +187,7 @@ describe('Reply button on an inbound SMS', () => {
 
   it('tells someone without the sender role why nothing opens', async () => {
     const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.bob,
-      message: post,
-      actionId: 'inbound_reply',
-      blockId: `inbound_${gatewayId}`,
-    });
+    await clickReply(users.bob);
     const denial = await h.fake.state.waitFor(
       'response',
       (r) => JSON.stringify(r.body).includes('You need the *sender* role'),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema } from '../store/helpers.js';
-import { TcpProxy } from '../store/tcp-proxy.js';
+import { dropSchema, pgSkipNote, pgUrl, scratchSchema } from '../store/helpers.js';
+import { proxyInFront, type TcpProxy } from '../store/tcp-proxy.js';
+import { captureLogger } from '../support/logs.js';
 import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 /**
@@ -16,12 +17,8 @@ describe.skipIf(!pgUrl)(`a store outage right after Submit${pgSkipNote}`, () => 
   const log = captureLogger();
 
   beforeAll(async () => {
-    const target = new URL(pgUrl!);
-    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
-    const viaProxy = new URL(pgUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    let viaProxy: URL;
+    ({ proxy, viaProxy } = await proxyInFront(pgUrl!));
     // The store gives up on an operation after about a tenth of a second: the outage outlasts that.
     const store = await openStore(viaProxy.toString(), { schema, retry: { retries: 2, baseDelayMs: 20 } });
     h = await startHarness({ store, logger: log.logger });

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, StoreUnavailableError } from '../../src/store/index.js';
-import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema, withAdmin } from './helpers.js';
-import { TcpProxy } from './tcp-proxy.js';
+import { captureLogger } from '../support/logs.js';
+import { dropSchema, pgSkipNote, pgUrl, scratchSchema, withAdmin } from './helpers.js';
+import { proxyInFront } from './tcp-proxy.js';
 
 const warnings = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => l.msg === 'database unavailable; retrying');
@@ -68,13 +69,8 @@ describe.skipIf(!pgUrl)(`postgres connection loss while running${pgSkipNote}`, (
   });
 
   it('reports an outage in health(), waits it out within the retry budget, and logs it once', async () => {
-    const target = new URL(pgUrl!);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
+    const { proxy, viaProxy } = await proxyInFront(pgUrl!);
     cleanups.push(() => proxy.cut());
-    const viaProxy = new URL(pgUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
     const { store, lines } = await open(viaProxy.toString(), 'smsops-outage', {
       retries: 8,
       baseDelayMs: 100,
@@ -101,13 +97,8 @@ describe.skipIf(!pgUrl)(`postgres connection loss while running${pgSkipNote}`, (
   });
 
   it('gives up with a clear error when the outage outlasts the retries, then recovers', async () => {
-    const target = new URL(pgUrl!);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.start();
+    const { proxy, viaProxy } = await proxyInFront(pgUrl!);
     cleanups.push(() => proxy.cut());
-    const viaProxy = new URL(pgUrl!);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
     viaProxy.password = 'not-needed-with-trust';
     const { store } = await open(viaProxy.toString(), 'smsops-giveup', { retries: 2, baseDelayMs: 20 });
 

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import pg from 'pg';
-import { createLogger, type Logger } from '../../src/log.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 export const pgUrl = process.env.TEST_DATABASE_URL || undefined;
@@ -78,15 +76,3 @@ export const postgresBackend: Backend = {
     };
   },
 };
-
-/** A logger whose JSON lines land in `lines`, for asserting what was (not) logged. */
-export function captureLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), lines };
-}

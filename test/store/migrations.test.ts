@@ -15,7 +15,8 @@ import { repositories } from '../../src/store/repos/index.js';
 import { Resilience } from '../../src/store/resilience.js';
 import type { Database as Schema } from '../../src/store/schema.js';
 import { openSqliteFile, sqliteKysely } from '../../src/store/sqlite.js';
-import { captureLogger, dropSchema, pgSkipNote, pgUrl, scratchSchema, tempDir } from './helpers.js';
+import { captureLogger } from '../support/logs.js';
+import { dropSchema, pgSkipNote, pgUrl, scratchSchema, tempDir } from './helpers.js';
 
 const migratedLines = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => l.msg === 'database ready (migrated)');

@@ -1,7 +1,7 @@
 // One contender in the two-process race (race.test.ts). Talks to the test over IPC:
 // booted → (open) → opened → (go) → result.
 import { openStore } from '../../src/store/index.js';
-import { captureLogger } from './helpers.js';
+import { captureLogger } from '../support/logs.js';
 
 const [url, schema, instanceId, countText] = process.argv.slice(2);
 const count = Number(countText);

@@ -40,3 +40,14 @@ export class TcpProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+/** A started proxy in front of the PostgreSQL server at url, and that url pointed through the proxy. */
+export async function proxyInFront(url: string): Promise<{ proxy: TcpProxy; viaProxy: URL }> {
+  const target = new URL(url);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.start();
+  const viaProxy = new URL(url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  return { proxy, viaProxy };
+}

@@ -1,10 +1,10 @@
 import { GatewayRejected } from '../../gateway/index.js';
-import { findSendAtGateway, matchesSend } from '../../sending/reconcile.js';
-import type { OutboxRow } from '../../store/index.js';
+import { findSendAtGateway, type GatewayCheck, matchesSend } from '../../sending/reconcile.js';
+import type { OutboxRow, Role } from '../../store/index.js';
 import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, roleOf } from '../permissions.js';
+import { allowed, denialText, type Need, roleOf, satisfies } from '../permissions.js';
 import { sendReference } from '../ui/card.js';
 import { gatewayCheckMessage, parseConfirmValue } from '../ui/gateway-check.js';
 import { type ActionArgs, actionValue, tellUser } from './batch.js';
@@ -36,6 +36,30 @@ async function unknownSend(
   return row;
 }
 
+/**
+ * The clicked send, when the user holds `need` and the send is still unknown, with what the gateway holds
+ * for it now; undefined once the user has been told why not.
+ */
+async function clickedUnknownSendAtGateway(
+  deps: SlackDeps,
+  args: ActionArgs,
+  need: Need,
+): Promise<{ role: Role | undefined; row: OutboxRow; check: GatewayCheck } | undefined> {
+  const role = await roleOf(deps, args.body.user.id);
+  if (!satisfies(role, need)) {
+    await tellUser(args, denialText(need, role));
+    return undefined;
+  }
+  const row = await unknownSend(deps, args, Number(actionValue(args)));
+  if (!row) return undefined;
+  try {
+    return { role, row, check: await findSendAtGateway(deps, row) };
+  } catch (error) {
+    await tellUser(args, userMessageFor(error));
+    return undefined;
+  }
+}
+
 async function refreshCard(
   deps: SlackDeps,
   args: ActionArgs,
@@ -63,20 +87,9 @@ export function checkGatewayHandler(deps: SlackDeps) {
   return async function handleCheckGateway(args: ActionArgs): Promise<void> {
     await args.ack();
     const userId = args.body.user.id;
-    const role = await roleOf(deps, userId);
-    if (!(await allowed(deps, userId, 'viewer'))) {
-      await tellUser(args, denialText('viewer', role));
-      return;
-    }
-    const row = await unknownSend(deps, args, Number(actionValue(args)));
-    if (!row) return;
-    let check: Awaited<ReturnType<typeof findSendAtGateway>>;
-    try {
-      check = await findSendAtGateway(deps, row);
-    } catch (error) {
-      await tellUser(args, userMessageFor(error));
-      return;
-    }
+    const clicked = await clickedUnknownSendAtGateway(deps, args, 'viewer');
+    if (!clicked) return;
+    const { role, row, check } = clicked;
     deps.logger.info(
       { outboxId: row.id, user: userId, matches: check.matches.map((m) => m.id), listed: check.listed },
       'gateway checked for a send in state unknown',
@@ -161,21 +174,10 @@ export function markNotSentHandler(deps: SlackDeps) {
   return async function handleMarkNotSent(args: ActionArgs): Promise<void> {
     await args.ack();
     const userId = args.body.user.id;
-    const role = await roleOf(deps, userId);
-    if (role !== 'admin') {
-      await tellUser(args, denialText('admin', role));
-      return;
-    }
-    const row = await unknownSend(deps, args, Number(actionValue(args)));
-    if (!row) return;
     // Asked again at the click: a batch the gateway filed late must not be declared unsent.
-    let check: Awaited<ReturnType<typeof findSendAtGateway>>;
-    try {
-      check = await findSendAtGateway(deps, row);
-    } catch (error) {
-      await tellUser(args, userMessageFor(error));
-      return;
-    }
+    const clicked = await clickedUnknownSendAtGateway(deps, args, 'admin');
+    if (!clicked) return;
+    const { row, check } = clicked;
     if (check.matches.length > 0) {
       await tellUser(
         args,

@@ -21,6 +21,14 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
   const { db } = ctx;
   const find = (job: string, slot: string) =>
     db.selectFrom('job_runs').selectAll().where('job', '=', job).where('slot', '=', slot).executeTakeFirst();
+  /** A job's runs, the latest claim first (a tie goes to the later slot). */
+  const newestFirst = (job: string) =>
+    db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('job', '=', job)
+      .orderBy('claimed_at', 'desc')
+      .orderBy('slot', 'desc');
 
   return {
     claim(job, slot, instanceId, at = ctx.now()) {
@@ -42,27 +50,13 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
 
     lastRun: (job) =>
       ctx.run(async () => {
-        const row = await db
-          .selectFrom('job_runs')
-          .selectAll()
-          .where('job', '=', job)
-          .orderBy('claimed_at', 'desc')
-          .orderBy('slot', 'desc')
-          .limit(1)
-          .executeTakeFirst();
+        const row = await newestFirst(job).limit(1).executeTakeFirst();
         return row ? toRun(row) : undefined;
       }),
 
     runs: (job, limit) =>
       ctx.run(async () => {
-        const rows = await db
-          .selectFrom('job_runs')
-          .selectAll()
-          .where('job', '=', job)
-          .orderBy('claimed_at', 'desc')
-          .orderBy('slot', 'desc')
-          .limit(limit)
-          .execute();
+        const rows = await newestFirst(job).limit(limit).execute();
         return rows.map(toRun);
       }),
 

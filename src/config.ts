@@ -256,7 +256,10 @@ const envSchema = z.object({
     .transform((v, ctx) => {
       if (v === undefined || v === '') return undefined;
       if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) {
-        ctx.addIssue({ code: 'custom', message: 'expected a port number from 1 to 65535, or unset for no metrics' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected a port number from 1 to 65535, or unset for no metrics',
+        });
         return z.NEVER;
       }
       return Number(v);

@@ -354,7 +354,8 @@ export class GatewayClient implements Gateway {
     } catch (error) {
       const seconds = (performance.now() - started) / 1000;
       if (error instanceof GatewayRejected) observer.onCall(operation, 'rejected', seconds, 'rejected');
-      else if (error instanceof GatewayUnavailable) observer.onCall(operation, 'error', seconds, error.reason);
+      else if (error instanceof GatewayUnavailable)
+        observer.onCall(operation, 'error', seconds, error.reason);
       throw error;
     }
   }

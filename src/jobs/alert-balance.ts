@@ -4,7 +4,7 @@ import type { AlertChange, DigestPoster, Runway } from '../digests/types.js';
 import type { Balance, Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface LowBalanceCheckerSettings {
   reportTimeZone: string;

@@ -14,7 +14,7 @@ import type { DigestPoster } from '../digests/types.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { DigestKind, Store, SubscriptionMeta } from '../store/index.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface DigestSchedulerSettings {
   /** Shown in digests; each subscription keeps the zone it was made in for its schedule. */

@@ -14,7 +14,7 @@ import {
 } from './inbound-poster.js';
 import { channelsFor } from './inbound-routing.js';
 import { SurveyMatcher } from './inbound-surveys.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface InboundRelaySettings {
   /**

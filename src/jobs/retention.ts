@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 /** The job name of the daily purge in job_runs. */
 export const RETENTION_JOB = 'retention';

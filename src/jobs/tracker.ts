@@ -1,7 +1,7 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { OutboxRow, Store } from '../store/index.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface TrackerOptions {
   gateway: Gateway;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBot } from '../support/bot.js';
 import { channels, type Harness, SIGNING_SECRET, startHarness, users } from '../support/slack-harness.js';
-import { parseExposition, type Sample, valueOf } from './scrape.js';
+import { parseExposition, type Sample, sampleSum } from './scrape.js';
 
 let h: Harness;
 let metricsUrl: string;
@@ -23,7 +23,7 @@ afterAll(() => h?.close());
 describe('GET /metrics with METRICS_PORT set', () => {
   it('moves the counters of a send and an inbound SMS, and reads the store and the relay at scrape', async () => {
     const before = (await scrape()).samples;
-    expect(valueOf(before, 'smsops_outbox_rows', { state: 'submitted' })).toBe(0);
+    expect(sampleSum(before, 'smsops_outbox_rows', { state: 'submitted' })).toBe(0);
 
     // A send through the compose modal, as a user does it: 2 recipients, 2 segments each.
     const view = await h.openCompose('send');
@@ -49,7 +49,7 @@ describe('GET /metrics with METRICS_PORT set', () => {
 
     const after = (await scrape()).samples;
     const moved = (name: string, labels: Record<string, string> = {}) =>
-      valueOf(after, name, labels) - valueOf(before, name, labels);
+      sampleSum(after, name, labels) - sampleSum(before, name, labels);
     expect(moved('smsops_sends_total', { outcome: 'submitted' })).toBe(1);
     expect(moved('smsops_sms_recipients_total')).toBe(2);
     expect(moved('smsops_sms_segments_total')).toBe(4);
@@ -61,20 +61,20 @@ describe('GET /metrics with METRICS_PORT set', () => {
     ).toBeGreaterThanOrEqual(1);
     expect(moved('smsops_gateway_errors_total', { operation: 'GetBalance', kind: 'http_status' })).toBe(1);
     expect(moved('smsops_inbound_posted_total')).toBe(1);
-    expect(valueOf(after, 'smsops_inbound_lag_seconds')).toBe(0);
-    expect(valueOf(after, 'smsops_inbound_last_poll_timestamp_seconds')).toBeGreaterThan(0);
-    expect(moved('smsops_job_runs_total', { job_name: 'inbound_relay_poll', outcome: 'ok' })).toBeGreaterThanOrEqual(
-      1,
-    );
+    expect(sampleSum(after, 'smsops_inbound_lag_seconds')).toBe(0);
+    expect(sampleSum(after, 'smsops_inbound_last_poll_timestamp_seconds')).toBeGreaterThan(0);
+    expect(
+      moved('smsops_job_runs_total', { job_name: 'inbound_relay_poll', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(1);
     // Every client the bot has is counted: the listeners' (views.open), the app's (the card) and the relay's.
     expect(moved('smsops_slack_api_calls_total', { method: 'views.open' })).toBeGreaterThanOrEqual(1);
     expect(moved('smsops_slack_api_calls_total', { method: 'chat.postMessage' })).toBeGreaterThanOrEqual(3);
     expect(moved('smsops_slack_api_rate_limited_total', { method: 'chat.postMessage' })).toBe(1);
     // The figures read from the store at scrape.
-    expect(valueOf(after, 'smsops_outbox_rows', { state: 'submitted' })).toBe(1);
-    expect(valueOf(after, 'smsops_open_batches')).toBe(1);
+    expect(sampleSum(after, 'smsops_outbox_rows', { state: 'submitted' })).toBe(1);
+    expect(sampleSum(after, 'smsops_open_batches')).toBe(1);
     // prom-client's process metrics.
-    expect(valueOf(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(sampleSum(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
   it('shows no secret, phone number, user or channel', async () => {

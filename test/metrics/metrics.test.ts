@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBot } from '../support/bot.js';
 import { channels, type Harness, SIGNING_SECRET, startHarness, users } from '../support/slack-harness.js';
-import { parseExposition, type Sample, sampleSum } from './scrape.js';
+import { evaluate, familyOf, interpolate, metricNamesIn, type Scrape } from './promql.js';
+import { familiesOf, parseExposition, type Sample, sampleSum } from './scrape.js';
 
 let h: Harness;
 let metricsUrl: string;
@@ -94,6 +97,53 @@ describe('GET /metrics with METRICS_PORT set', () => {
     expect((await fetch(`${metricsOrigin}/slack/events`, { method: 'POST', body: '{}' })).status).toBe(404);
     expect((await fetch(`${metricsOrigin}/healthz`)).status).toBe(404);
     expect((await fetch(metricsUrl, { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('the Grafana dashboard in docs/', () => {
+  const dashboard = JSON.parse(
+    readFileSync(join(import.meta.dirname, '../../docs/grafana/smsops-dashboard.json'), 'utf8'),
+  ) as {
+    panels: Array<{ title: string; type: string; targets?: Array<{ expr: string }> }>;
+    templating: { list: Array<{ name: string; type: string; query?: unknown; definition?: string }> };
+  };
+  const exprs = dashboard.panels.flatMap((p) =>
+    (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })),
+  );
+  const variableQueries = dashboard.templating.list
+    .filter((v) => v.type === 'query')
+    .map((v) => /label_values\((\w+),/.exec(v.definition ?? '')?.[1]);
+
+  it('asks only for metrics the bot really serves, and shows every smsops metric it serves', async () => {
+    const { text } = await scrape();
+    const families = new Set(familiesOf(text).keys());
+    expect(exprs.length).toBeGreaterThan(10);
+    const unknown = exprs.flatMap(({ panel, expr }) =>
+      metricNamesIn(expr)
+        .filter((name) => familyOf(name, families) === undefined)
+        .map((name) => `${panel}: ${name}`),
+    );
+    expect(unknown).toEqual([]);
+    for (const name of variableQueries) expect(name && familyOf(name, families)).toBe(name);
+    const shown = new Set(exprs.flatMap(({ expr }) => metricNamesIn(expr).map((n) => familyOf(n, families))));
+    expect([...families].filter((f) => f.startsWith('smsops_') && !shown.has(f))).toEqual([]);
+    // The data source is a variable: the dashboard imports into any Grafana with a Prometheus.
+    expect(JSON.stringify(dashboard)).not.toMatch(/"uid":\s*"(?!\$\{datasource\})[^"]*"\s*\}/);
+  });
+
+  it('evaluates every panel over two real scrapes (the renderer in test/metrics draws them the same way)', async () => {
+    const history: Scrape[] = [];
+    for (const t of [0, 1]) {
+      history.push({
+        t,
+        samples: (await scrape()).samples.map((s) => ({ ...s, labels: { ...s.labels, instance: 'bot' } })),
+      });
+    }
+    for (const { expr } of exprs) {
+      expect(() =>
+        evaluate(interpolate(expr, { rateInterval: '1m', instance: '.*' }), history, 1),
+      ).not.toThrow();
+    }
   });
 });
 

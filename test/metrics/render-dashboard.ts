@@ -177,15 +177,15 @@ function panelHtml(panel: Panel, history: Scrape[], unitPx: { col: number; row: 
       .map((name, i) => `<span><i style="background:${COLORS[i % COLORS.length]}"></i>${esc(name)}</span>`)
       .join('');
     const legendRows = Math.ceil(series.size / Math.max(1, Math.floor(width / 170)));
-    body =
-      timeseriesSvg(
-        series,
-        unit,
-        width - 8,
-        height - 34 - legendRows * 16,
-        history[0]!.t,
-        history.at(-1)!.t,
-      ) + `<div class="legend">${legend || '<span>No data</span>'}</div>`;
+    const chart = timeseriesSvg(
+      series,
+      unit,
+      width - 8,
+      height - 34 - legendRows * 16,
+      history[0]!.t,
+      history.at(-1)!.t,
+    );
+    body = `${chart}<div class="legend">${legend || '<span>No data</span>'}</div>`;
   }
   return `<div class="panel" style="${style}"><div class="title">${esc(panel.title)}</div>${body}</div>`;
 }

@@ -24,6 +24,20 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('GET /metrics with METRICS_PORT set', () => {
+  // Before the relay's loop is started and stopped below: a stopped relay posts nothing more.
+  it('shows the inbound lag while an SMS waits to be posted, and 0 once it is', async () => {
+    await h.store.subscriptions.add(channels.smsOps, { kind: 'inbound' }, users.admin);
+    await h.control.inbound({ MSISDN: '905551234000', Text: 'Anyone there?' });
+    h.fake.injectFault({ method: 'chat.postMessage', status: 500 });
+    const failed = await h.bot.relay.pollOnce();
+    expect(failed.pending).toBe(1);
+    const waiting = sampleSum((await scrape()).samples, 'smsops_inbound_lag_seconds');
+    expect(waiting).toBeGreaterThan(0);
+    const posted = await h.bot.relay.pollOnce();
+    expect(posted.posted).toBe(1);
+    expect(sampleSum((await scrape()).samples, 'smsops_inbound_lag_seconds')).toBe(0);
+  });
+
   it('moves the counters of a send and an inbound SMS, and reads the store and the relay at scrape', async () => {
     const before = (await scrape()).samples;
     expect(sampleSum(before, 'smsops_outbox_rows', { state: 'submitted' })).toBe(0);
@@ -83,7 +97,7 @@ describe('GET /metrics with METRICS_PORT set', () => {
   it('shows no secret, phone number, user or channel', async () => {
     const { text, samples } = await scrape();
     for (const secret of [h.fake.botToken, SIGNING_SECRET, 'demo']) expect(text).not.toContain(secret);
-    expect(text).not.toMatch(/5321234567|5337654321|5559876543/);
+    expect(text).not.toMatch(/5321234567|5337654321|5559876543|5551234000/);
     for (const id of [...Object.values(users), ...Object.values(channels)]) expect(text).not.toContain(id);
     // Label values are words from closed sets, never free text.
     const values = new Set(samples.flatMap((s) => Object.values(s.labels)));

@@ -15,8 +15,10 @@ import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js
 import { RetentionPurge } from './jobs/retention.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
+import type { BotMetrics, RunningMetricsServer } from './metrics/index.js';
 import { registerSecret } from './secrets.js';
 import { sendLeaseMs } from './sending/lease.js';
+import { observedFetch, type SlackApiObserver } from './slack/api-calls.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/delivery-cards.js';
@@ -68,6 +70,8 @@ export interface Bot {
   readonly http: RunningHttpServer;
   /** Local mode only: the stand-in for Slack, served by the bot's own HTTP server. */
   readonly workspace?: LocalWorkspace;
+  /** METRICS_PORT set: GET /metrics on its own listener. */
+  readonly metrics?: RunningMetricsServer;
   health(): Promise<HealthReport>;
   start(): Promise<void>;
   /** Stops intake first (HTTP, Slack), then the loops, then the gateway and the store. */
@@ -87,6 +91,8 @@ export interface InboundRelayParts {
   poster: InboundPoster;
   instanceId: string;
   tuning?: BotOverrides['relay'];
+  /** The bot's metrics, when METRICS_PORT is set. */
+  metrics?: Pick<BotMetrics, 'inboundPosted' | 'jobs'>;
 }
 
 /** The inbound relay as the config asks for it; a second instance on the same store is another call. */
@@ -96,6 +102,9 @@ export function createInboundRelay(config: Config, parts: InboundRelayParts): In
     store: parts.store,
     poster: parts.poster,
     logger: parts.logger,
+    ...(parts.metrics
+      ? { onPosted: (n: number) => parts.metrics?.inboundPosted(n), jobObserver: parts.metrics.jobs }
+      : {}),
     settings: {
       pollSeconds: config.inboundPollSeconds,
       conversationHours: config.inbound.conversationHours,
@@ -113,10 +122,19 @@ export function createInboundRelay(config: Config, parts: InboundRelayParts): In
  */
 export function createInboundPoster(
   config: Config,
-  slack: { botToken: string; apiUrl?: string; adminUserIds: readonly string[]; logger: Logger },
+  slack: {
+    botToken: string;
+    apiUrl?: string;
+    adminUserIds: readonly string[];
+    logger: Logger;
+    apiObserver?: SlackApiObserver;
+  },
 ): InboundPoster {
   return createSlackInboundPoster({
-    client: inboundWebClient(slack.botToken, { apiUrl: slack.apiUrl }),
+    client: inboundWebClient(slack.botToken, {
+      apiUrl: slack.apiUrl,
+      ...(slack.apiObserver ? { fetch: observedFetch(slack.apiObserver, slack.apiUrl) } : {}),
+    }),
     adminUserIds: slack.adminUserIds,
     reportTimeZone: config.reportTimeZone,
     simulated: !config.gateway.url,
@@ -142,6 +160,10 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
     closers.push(() => store.close());
     logger.info({ store: store.target }, 'store opened');
+
+    // Loaded only when asked for: without METRICS_PORT no metric is kept and prom-client is never loaded.
+    const metricsModule = config.metricsPort === undefined ? undefined : await import('./metrics/index.js');
+    const metrics = metricsModule?.createMetrics();
 
     let gatewayUrl = config.gateway.url;
     let simulatorUrl: string | undefined;
@@ -170,6 +192,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       timeZone: config.gateway.timeZone,
       timeoutMs: config.gateway.timeoutMs,
       logger,
+      observer: metrics?.gateway,
       ...overrides.gatewayClient,
     });
     closers.push(() => gateway.close());
@@ -191,6 +214,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       nudgeTracker: (id) => {
         void tracker?.pollNow(id).catch(() => undefined);
       },
+      sendObserver: metrics?.sends,
     };
     if (config.adminUserIds.length === 0 && !local) {
       logger.warn('ADMIN_USER_IDS is empty: nobody can grant roles or send until it is set');
@@ -215,6 +239,18 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       extra: (req, res) => workspace?.handle(req, res) ?? false,
     });
     httpServer = http;
+    // Its own listener on HOST: /metrics is never served beside /slack/events.
+    let metricsServer: RunningMetricsServer | undefined;
+    if (metricsModule && metrics && config.metricsPort !== undefined) {
+      const running = await metricsModule.startMetricsServer({
+        registry: metrics.registry,
+        port: config.metricsPort,
+        host,
+        logger,
+      });
+      metricsServer = running;
+      closers.push(() => running.close());
+    }
     // Stable across restarts yet unique among live processes (two cannot listen on one host and port):
     // a restarted bot finds the claims it left unposted when it died and posts them at once.
     const instanceId = overrides.instanceId ?? `${hostname()}:${http.port}`;
@@ -251,6 +287,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       appToken: config.slack.appToken,
       logger,
       retryConfig: overrides.slackRetry,
+      apiObserver: metrics?.slackApi,
     });
     slackListener = slack.requestListener;
 
@@ -263,6 +300,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       onProgress: cardOnProgress(deps, slack.app.client, cards),
       stalePendingMs: leaseMs,
       onUnknown: (row) => postCard(deps, slack.app.client, row),
+      jobObserver: metrics?.jobs,
     });
     const liveTracker = tracker;
 
@@ -279,10 +317,13 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         ...slackOptions,
         adminUserIds: deps.settings.adminUserIds,
         logger,
+        apiObserver: metrics?.slackApi,
       }),
       instanceId,
       tuning: overrides.relay,
+      metrics,
     });
+    metrics?.watch({ now, store, inbound: relay });
 
     await ensureDefaultDigests(
       store,
@@ -296,7 +337,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       charts: config.digests.charts,
     });
     // Digests and alerts post to Slack in the report zone, at most every DIGEST_MIN_INTERVAL_SECONDS.
-    const posting = { gateway, store, poster: digestPoster, logger, now };
+    const posting = { gateway, store, poster: digestPoster, logger, now, jobObserver: metrics?.jobs };
     const framing = {
       reportTimeZone: config.reportTimeZone,
       simulated,
@@ -315,6 +356,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       store,
       logger,
       settings: { retentionDays: config.retentionDays, instanceId },
+      jobObserver: metrics?.jobs,
     });
 
     health = healthReporter({
@@ -352,6 +394,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       retention,
       http,
       workspace,
+      metrics: metricsServer,
       health: () => health(),
       start: async () => {
         if (started) return;

@@ -66,6 +66,8 @@ export interface Config {
   /** RETENTION_DAYS: message texts and phone numbers older than this are purged from the store. */
   readonly retentionDays: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** METRICS_PORT: GET /metrics on a listener of its own, on HOST; undefined: no metrics at all. */
+  readonly metricsPort?: number;
 }
 
 export class ConfigError extends Error {
@@ -247,6 +249,21 @@ const envSchema = z.object({
   CONFIRM_RECIPIENTS: integer(0, 100_000, 50),
   CONFIRM_COST: decimal('an amount such as 25 or 12.50').optional(),
   SMS_PRICE_PER_SEGMENT: decimal('a price such as 0.05').optional(),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected a port number from 1 to 65535, or unset for no metrics',
+        });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -300,6 +317,12 @@ function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
   }
   if (set('SMS_GATEWAY_URL') && (!set('SMS_GATEWAY_USERNAME') || !set('SMS_GATEWAY_PASSWORD'))) {
     problems.push('SMS_GATEWAY_USERNAME and SMS_GATEWAY_PASSWORD: required when SMS_GATEWAY_URL is set');
+  }
+  const metricsPort = (env.METRICS_PORT ?? '').trim();
+  if (metricsPort !== '' && Number(metricsPort) === Number((env.PORT ?? '').trim() || 3000)) {
+    problems.push(
+      'METRICS_PORT: must differ from PORT: /metrics has a listener of its own, never beside /slack/events',
+    );
   }
   return problems;
 }
@@ -376,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pricePerSegment: e.SMS_PRICE_PER_SEGMENT ?? 0.05,
     },
     logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
   };
   return deepFreeze(concealConfigSecrets(config));
 }

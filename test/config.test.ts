@@ -233,3 +233,19 @@ describe('loadConfig', () => {
     ]);
   });
 });
+
+describe('METRICS_PORT', () => {
+  it('is off when unset, a port when set, and refused beside PORT or out of range', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(problemsOf({ METRICS_PORT: '3000' })).toEqual([
+      'METRICS_PORT: must differ from PORT: /metrics has a listener of its own, never beside /slack/events',
+    ]);
+    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toHaveLength(1);
+    expect(problemsOf({ METRICS_PORT: 'yes' })).toEqual([
+      'METRICS_PORT: expected a port number from 1 to 65535, or unset for no metrics (got "yes")',
+    ]);
+    expect(problemsOf({ METRICS_PORT: '0' })).toHaveLength(1);
+  });
+});

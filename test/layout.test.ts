@@ -52,3 +52,22 @@ describe('the Slack stand-in is a tool beside the product', () => {
     );
   });
 });
+
+describe('metrics are kept apart and loaded only when asked for', () => {
+  it('prom-client is imported in src/metrics/ alone', () => {
+    const users = sources('src').filter((file) => importsOf(file).some(({ spec }) => spec === 'prom-client'));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((f) => !f.startsWith(join('src', 'metrics')))).toEqual([]);
+  });
+
+  it('the parts that feed them know only their own observer interfaces, and bot.ts loads src/metrics/ only when METRICS_PORT is set', () => {
+    const uses = sources('src').flatMap((file) =>
+      importsOf(file)
+        .filter(({ spec }) => spec.startsWith('.') && resolved(file, spec).startsWith(join('src', 'metrics')))
+        .filter(() => !file.startsWith(join('src', 'metrics')))
+        .map(({ kind }) => ({ file, kind })),
+    );
+    expect(uses.filter((u) => u.kind !== 'type')).toEqual([{ file: join('src', 'bot.ts'), kind: 'dynamic' }]);
+    expect(uses.filter((u) => u.kind === 'type').map((u) => u.file)).toEqual([join('src', 'bot.ts')]);
+  });
+});

@@ -11,6 +11,7 @@ import type {
   BalanceLogEntry,
   CallOptions,
   Gateway,
+  GatewayObserver,
   InboundMessage,
   MessageReport,
   MonthlyStats,
@@ -42,6 +43,8 @@ export interface GatewayClientOptions {
   retry?: Partial<RetryPolicy>;
   connections?: number;
   logger?: Logger;
+  /** Told of each HTTP exchange (operation, outcome, seconds): the composition's metrics. */
+  observer?: GatewayObserver;
 }
 
 type Kind = 'read' | 'send';
@@ -90,6 +93,7 @@ export class GatewayClient implements Gateway {
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #logger: Logger;
+  readonly #observer: GatewayObserver | undefined;
   /** The base URL without user info, safe to show. */
   readonly target: string;
 
@@ -110,6 +114,7 @@ export class GatewayClient implements Gateway {
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#logger = (options.logger ?? silentLogger).child({ component: 'gateway' });
+    this.#observer = options.observer;
   }
 
   // Logged or printed by mistake, the client shows where it points, never its credential.
@@ -304,7 +309,7 @@ export class GatewayClient implements Gateway {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#once(operation, members, options);
+        return await this.#observed(operation, members, options);
       } catch (error) {
         if (!(error instanceof GatewayUnavailable)) throw error;
         const transient =
@@ -330,6 +335,28 @@ export class GatewayClient implements Gateway {
           throw error;
         }
       }
+    }
+  }
+
+  /** One exchange, timed and told to the observer (if any) with its outcome. */
+  async #observed<O extends Operation>(
+    operation: O,
+    members: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<z.output<Schemas[O]>['Response']> {
+    const observer = this.#observer;
+    if (!observer) return this.#once(operation, members, options);
+    const started = performance.now();
+    try {
+      const response = await this.#once(operation, members, options);
+      observer.onCall(operation, 'ok', (performance.now() - started) / 1000);
+      return response;
+    } catch (error) {
+      const seconds = (performance.now() - started) / 1000;
+      if (error instanceof GatewayRejected) observer.onCall(operation, 'rejected', seconds, 'rejected');
+      else if (error instanceof GatewayUnavailable)
+        observer.onCall(operation, 'error', seconds, error.reason);
+      throw error;
     }
   }
 

@@ -123,3 +123,27 @@ export interface Gateway {
   getSurveyAnswers(surveyId: number, options?: CallOptions): Promise<SurveyAnswer[]>;
   close(): Promise<void>;
 }
+
+/** How one HTTP exchange with the gateway ended: it answered (ok or a refusal), or it did not (error). */
+export type GatewayCallOutcome = 'ok' | 'rejected' | 'error';
+
+/** What went wrong in one exchange: the gateway's refusal, or why it could not be reached or read. */
+export type GatewayErrorKind =
+  | 'rejected'
+  | 'refused'
+  | 'dns'
+  | 'connect-timeout'
+  | 'timeout'
+  | 'aborted'
+  | 'network'
+  | 'http-status'
+  | 'not-json'
+  | 'malformed';
+
+/**
+ * Told of every HTTP exchange with the gateway (each attempt, retries included), so the composition can
+ * count and time them without the client knowing where the figures go. Called synchronously: keep it cheap.
+ */
+export interface GatewayObserver {
+  onCall(operation: string, outcome: GatewayCallOutcome, seconds: number, errorKind?: GatewayErrorKind): void;
+}

@@ -4,7 +4,7 @@ import type { AlertChange, DigestPoster, Runway } from '../digests/types.js';
 import type { Balance, Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { Store, SubscriptionMeta } from '../store/index.js';
-import { JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface LowBalanceCheckerSettings {
   reportTimeZone: string;
@@ -22,6 +22,8 @@ export interface LowBalanceCheckerOptions {
   logger: Logger;
   now?: () => Date;
   settings: LowBalanceCheckerSettings;
+  /** Told of every pass of the loop (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 type AlertSubscription = SubscriptionMeta & { kind: 'low_balance'; threshold: number };
@@ -68,6 +70,7 @@ export class LowBalanceChecker {
     this.#loop = JobLoop.every({
       name: 'balance check',
       logger: options.logger,
+      observer: options.jobObserver,
       run: () => this.check(),
       everyMs: (options.settings.alertCheckMinutes ?? 5) * 60_000,
     });

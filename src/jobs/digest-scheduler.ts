@@ -14,7 +14,7 @@ import type { DigestPoster } from '../digests/types.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { DigestKind, Store, SubscriptionMeta } from '../store/index.js';
-import { JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface DigestSchedulerSettings {
   /** Shown in digests; each subscription keeps the zone it was made in for its schedule. */
@@ -37,6 +37,8 @@ export interface DigestSchedulerOptions {
   logger: Logger;
   now?: () => Date;
   settings: DigestSchedulerSettings;
+  /** Told of every pass of the loop (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 export type DigestSubscription = SubscriptionMeta & {
@@ -92,6 +94,7 @@ export class DigestScheduler {
     this.#loop = new JobLoop({
       name: 'digest tick',
       logger: options.logger,
+      observer: options.jobObserver,
       run: () => this.tick(),
       nextDelayMs: () => this.#delayAfterTick(),
       fallbackDelayMs: this.#tickMs,

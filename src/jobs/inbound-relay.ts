@@ -14,7 +14,7 @@ import {
 } from './inbound-poster.js';
 import { channelsFor } from './inbound-routing.js';
 import { SurveyMatcher } from './inbound-surveys.js';
-import { JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface InboundRelaySettings {
   /**
@@ -52,6 +52,10 @@ export interface InboundRelayOptions {
   settings: InboundRelaySettings;
   /** For tests: how waits are made. */
   sleep?: Sleep;
+  /** Told how many deliveries each Slack post carried (the metrics, when METRICS_PORT is set). */
+  onPosted?: (deliveries: number) => void;
+  /** Told of every pass of the loop (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 /** What one poll did; deliveries are (message, channel) pairs. */
@@ -127,6 +131,7 @@ export class InboundRelay {
   #outage: Outage | undefined;
   #lastCycleError: string | undefined;
   #lastSuccessfulPoll: Date | undefined;
+  #oldestUnposted: Date | undefined;
 
   constructor(options: InboundRelayOptions) {
     this.#o = options;
@@ -149,12 +154,23 @@ export class InboundRelay {
     this.#loop = new JobLoop({
       name: 'inbound relay poll',
       logger: options.logger,
+      observer: options.jobObserver,
       run: async () => {
         this.#lastLoopResult = await this.pollOnce();
+        return this.#lastLoopResult;
       },
+      failed: (result) => !(result as PollResult).ok,
       nextDelayMs: () => this.#nextDelayMs(),
       fallbackDelayMs: this.#s.pollSeconds * 1000,
     });
+  }
+
+  /**
+   * The Received time of the oldest SMS the last completed poll saw and has not posted (or deliberately
+   * skipped) yet; undefined when everything seen is done. Lag is now minus this.
+   */
+  get oldestUnposted(): Date | undefined {
+    return this.#oldestUnposted;
   }
 
   /** When Receive last answered (for /healthz). */
@@ -458,6 +474,7 @@ export class InboundRelay {
     const deliveries = post.entries.map((e) => e.value);
     for (const d of deliveries) this.#done.set(d.key, d.receivedMs);
     result.posted += deliveries.length;
+    this.#o.onPosted?.(deliveries.length);
     const latest = new Map<string, number>();
     for (const d of deliveries) {
       const msisdn = d.item.message.msisdn;
@@ -491,13 +508,19 @@ export class InboundRelay {
     previous: string | undefined,
   ): Promise<void> {
     let to: number | undefined;
+    let oldestUnposted: Date | undefined;
     for (const message of messages) {
       const keys = keysOf.get(message) ?? [];
       const done =
         keys.length === 0 ? this.#done.has(String(message.id)) : keys.every((k) => this.#done.has(k));
-      if (!done) break;
+      if (!done) {
+        // Sorted by Received: the first one not done is the oldest waiting.
+        oldestUnposted = message.received ?? this.#now();
+        break;
+      }
       if (message.received) to = message.received.getTime();
     }
+    this.#oldestUnposted = oldestUnposted;
     if (to === undefined || (previous !== undefined && to <= Date.parse(previous))) return;
     const { inbound } = this.#o.store;
     // Another instance may have moved it further meanwhile; the larger value is true for both.

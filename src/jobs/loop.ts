@@ -1,5 +1,13 @@
 import type { Logger } from '../log.js';
 
+/** How a pass ended: it ran through, or it failed (threw, or said so through `failed`). */
+export type JobOutcome = 'ok' | 'failed';
+
+/** Told of every pass of every loop, by the loop's name: the composition's metrics. Keep it cheap. */
+export interface JobObserver {
+  onRun(job: string, outcome: JobOutcome, seconds: number): void;
+}
+
 export interface JobLoopOptions {
   /** Names the job in the one log line a failed pass gets. */
   name: string;
@@ -10,6 +18,9 @@ export interface JobLoopOptions {
   nextDelayMs: () => number | Promise<number>;
   /** Used when nextDelayMs itself fails. */
   fallbackDelayMs: number;
+  /** A pass that resolves but did not do its work (e.g. a poll that never reached the gateway). */
+  failed?: (result: unknown) => boolean;
+  observer?: JobObserver;
 }
 
 /**
@@ -57,14 +68,21 @@ export class JobLoop {
   #schedule(delayMs: number): void {
     if (this.#stopping) return;
     this.#timer = setTimeout(() => {
+      const started = performance.now();
+      const observe = (outcome: JobOutcome) =>
+        this.#o.observer?.onRun(this.#o.name, outcome, (performance.now() - started) / 1000);
       this.#running = this.#o
         .run()
-        .catch((error: unknown) => {
-          this.#o.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            `${this.#o.name} failed`,
-          );
-        })
+        .then(
+          (result) => observe(this.#o.failed?.(result) ? 'failed' : 'ok'),
+          (error: unknown) => {
+            observe('failed');
+            this.#o.logger.warn(
+              { err: error instanceof Error ? error.message : String(error) },
+              `${this.#o.name} failed`,
+            );
+          },
+        )
         .then(() => this.#o.nextDelayMs())
         .catch(() => this.#o.fallbackDelayMs)
         .then((delay) => this.#schedule(delay));

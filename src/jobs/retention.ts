@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
-import { JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 /** The job name of the daily purge in job_runs. */
 export const RETENTION_JOB = 'retention';
@@ -21,6 +21,8 @@ export interface RetentionOptions {
   logger: Logger;
   now?: () => Date;
   settings: RetentionSettings;
+  /** Told of every pass of the loop (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 export interface PurgeCounts {
@@ -50,6 +52,7 @@ export class RetentionPurge {
     this.#loop = JobLoop.every({
       name: 'retention purge',
       logger: options.logger,
+      observer: options.jobObserver,
       run: () => this.runDue(),
       everyMs: (options.settings.checkMinutes ?? 60) * 60_000,
     });

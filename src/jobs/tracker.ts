@@ -1,7 +1,7 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { OutboxRow, Store } from '../store/index.js';
-import { JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 export interface TrackerOptions {
   gateway: Gateway;
@@ -22,6 +22,8 @@ export interface TrackerOptions {
    */
   stalePendingMs?: number;
   onUnknown?: (row: OutboxRow) => Promise<void>;
+  /** Told of every pass of the loop (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 /** States that end a batch, in the spellings seen so far; progress counts decide otherwise. */
@@ -57,7 +59,7 @@ function validityMinutesOf(row: OutboxRow): number {
  * so several instances never poll the same one, and asks the gateway within a per-minute budget.
  */
 export class DeliveryTracker {
-  readonly #o: Required<Omit<TrackerOptions, 'now'>> & { now: () => Date };
+  readonly #o: Required<Omit<TrackerOptions, 'now' | 'jobObserver'>> & { now: () => Date };
   readonly #loop: JobLoop;
   #windowStart = 0;
   #lastStaleCheck = 0;
@@ -75,6 +77,7 @@ export class DeliveryTracker {
     this.#loop = JobLoop.every({
       name: 'delivery tracker tick',
       logger: this.#o.logger,
+      observer: options.jobObserver,
       run: () => this.tick(),
       everyMs: this.#o.tickMs,
     });

@@ -45,6 +45,15 @@ export function optedOutAtSending(row: OutboxRow): string[] {
   return Array.isArray(numbers) ? numbers.filter((n): n is string => typeof n === 'string') : [];
 }
 
+/**
+ * Told of every send's outcome, with the recipients and segments that went to the gateway when it took
+ * them (zero otherwise): the composition's metrics. Called synchronously: keep it cheap.
+ */
+export interface SendObserver {
+  /** `error`: the send failed before the gateway (e.g. the store refused the outbox row). */
+  onSend(outcome: SendOutcome['kind'] | 'error', sent: { recipients: number; segments: number }): void;
+}
+
 export interface SendDeps {
   gateway: Gateway;
   store: Store;
@@ -56,6 +65,7 @@ export interface SendDeps {
   sendLease?: SendLease;
   /** Backoff while the store refuses to record a MessageId; it is retried until it lands. */
   storeRetry?: { baseDelayMs: number; maxDelayMs: number };
+  sendObserver?: SendObserver;
 }
 
 const STORE_RETRY = { baseDelayMs: 500, maxDelayMs: 15_000 };
@@ -67,6 +77,24 @@ const STORE_RETRY = { baseDelayMs: 500, maxDelayMs: 15_000 };
  * renewed, so no instance takes a slow send for an abandoned one.
  */
 export async function executeSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
+  const observer = deps.sendObserver;
+  if (!observer) return sendOnce(deps, requested);
+  let outcome: SendOutcome;
+  try {
+    outcome = await sendOnce(deps, requested);
+  } catch (error) {
+    observer.onSend('error', { recipients: 0, segments: 0 });
+    throw error;
+  }
+  const took = outcome.kind === 'submitted';
+  observer.onSend(outcome.kind, {
+    recipients: took ? outcome.row.recipientCount : 0,
+    segments: took ? outcome.row.segments : 0,
+  });
+  return outcome;
+}
+
+async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
   // Before the row, so that it records what is really sent (opted-out numbers left out); a refusal is
   // recorded on the row below, so that a repeated confirm still finds the first one.
   const check = await checkAtSending(deps, requested);

@@ -3,6 +3,7 @@ import { App, AuthorizationError, HTTPModuleFunctions, HTTPReceiver, SocketModeR
 import { SLACK_GATE_LIMITS } from '../http/slack-gate.js';
 import type { Logger } from '../log.js';
 import { register as registerActions } from './actions/index.js';
+import { observedFetch, type SlackApiObserver } from './api-calls.js';
 import { boltLogger } from './bolt-logger.js';
 import { register as registerCommands } from './commands/index.js';
 import { concealSlackApp } from './conceal.js';
@@ -22,6 +23,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Web API retry policy; tests turn retries off to see failures at once. */
   retryConfig?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
+  /** Told of every Web API request of every client the app makes (the metrics, when METRICS_PORT is set). */
+  apiObserver?: SlackApiObserver;
 }
 
 /** Requests remembered for replay detection: far above what Slack sends one app in five minutes. */
@@ -51,6 +54,8 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
     // A 429 comes back to the call that met it (see withRetryAfter) rather than pausing the client's whole queue:
     // listeners share one client, and a views.open held behind another method's Retry-After misses its trigger.
     rejectRateLimitedCalls: true,
+    // Bolt hands these options to every client it makes, the listeners' included: one place to count calls.
+    ...(options.apiObserver ? { fetch: observedFetch(options.apiObserver, options.apiUrl) } : {}),
   };
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (options.mode === 'socket') {

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { SendLease } from '../sending/lease.js';
+import type { SendObserver } from '../sending/send.js';
 import type { Store } from '../store/index.js';
 
 /** Limits and defaults of sending; each has an environment variable (see config.ts). */
@@ -43,4 +44,6 @@ export interface SlackDeps {
   nudgeTracker: (outboxId: number) => void;
   /** How this instance claims a send while its gateway call is in flight (default: see defaultSendLease). */
   sendLease?: SendLease;
+  /** Told of every send's outcome (the metrics, when METRICS_PORT is set). */
+  sendObserver?: SendObserver;
 }

@@ -1,5 +1,5 @@
 import { webApi } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { FetchFunction, WebClient } from '@slack/web-api';
 import {
   ChannelUnavailable,
   type InboundPoster,
@@ -38,10 +38,11 @@ export interface SlackInboundPosterOptions {
  */
 export function inboundWebClient(
   token: string,
-  options: { apiUrl?: string; timeoutMs?: number } = {},
+  options: { apiUrl?: string; timeoutMs?: number; fetch?: FetchFunction } = {},
 ): WebClient {
   const client = new webApi.WebClient(token, {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     // Short enough that a post in flight at shutdown ends within main's 9 s deadline.

@@ -166,6 +166,8 @@ export interface OutboxRepo {
   recordProgress(id: number, progress: ProgressUpdate): Promise<boolean>;
   recent(limit: number): Promise<OutboxRow[]>;
   sentSince(since: Date): Promise<OutboxRow[]>;
+  /** How many sends are in each state; `final` splits submitted batches still tracked from finished ones. */
+  countByState(): Promise<Array<{ state: OutboxState; final: boolean; count: number }>>;
   /**
    * Retention: empties the text, the recipients and any personalised envelopes of every send created
    * before `before` that is no longer in flight (pending, or submitted and not final, keep theirs).

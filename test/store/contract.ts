@@ -285,6 +285,35 @@ export function storeContract(backend: Backend): void {
       expect((await store.outbox.sentSince(at(5))).map((r) => r.id)).toEqual([b.id]);
       expect((await store.outbox.sentSince(at(0))).map((r) => r.id)).toEqual([a.id, b.id]);
     });
+
+    it('counts sends by state, telling batches still tracked from finished ones (for /metrics)', async () => {
+      expect(await store.outbox.countByState()).toEqual([]);
+      // The fourth stays pending.
+      const [a, b, c] = await Promise.all(
+        ['a', 'b', 'c', 'd'].map(async (key) => (await store.outbox.createPending(intent(key))).row),
+      );
+      await store.outbox.markSubmitted(a!.id, '11', { at: at(1) });
+      await store.outbox.markSubmitted(b!.id, '12', { at: at(1) });
+      await store.outbox.recordProgress(b!.id, {
+        delivered: 2,
+        undelivered: 0,
+        count: 2,
+        state: 'Delivered',
+        final: true,
+        lastPolledAt: at(2),
+        nextPollAt: null,
+      });
+      await store.outbox.markUnknown(c!.id, 'gateway timed out', at(3));
+      const counts = (await store.outbox.countByState()).sort((x, y) =>
+        `${x.state}${x.final}`.localeCompare(`${y.state}${y.final}`),
+      );
+      expect(counts).toEqual([
+        { state: 'pending', final: false, count: 1 },
+        { state: 'submitted', final: false, count: 1 },
+        { state: 'submitted', final: true, count: 1 },
+        { state: 'unknown', final: false, count: 1 },
+      ]);
+    });
   });
 
   describe('inbound', () => {

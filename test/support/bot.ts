@@ -29,7 +29,8 @@ export async function startTestBot(
       ...env,
     });
     const bot = await buildBot(
-      { ...config, port: 0 },
+      // METRICS_PORT in `env` turns metrics on; they too listen on an ephemeral port (bot.metrics.url).
+      { ...config, port: 0, ...(config.metricsPort === undefined ? {} : { metricsPort: 0 }) },
       {
         logger: silentLogger,
         host: '127.0.0.1',

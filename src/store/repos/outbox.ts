@@ -468,6 +468,20 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
           .execute();
         return rows.map(toRow);
       }),
+
+    countByState: () =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .select((eb) => ['state', 'final', eb.fn.countAll().as('count')])
+          .groupBy(['state', 'final'])
+          .execute();
+        return rows.map((r) => ({
+          state: r.state as OutboxState,
+          final: Number(r.final) === 1,
+          count: Number(r.count),
+        }));
+      }),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   elementAction,
   eventEnvelope,
   findElement,
+  functionExecutedEvent,
   messageActionPayload,
   slashCommandPayload,
   viewActionPayload,
@@ -159,31 +160,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         throw new Error(`required inputs missing: ${missing.map((p) => p.name).join(', ')}`);
       }
       const execution = state.functions.start(definition, input.inputs);
-      const nowSec = Math.floor(state.clock() / 1000);
-      const event = {
-        type: 'function_executed',
-        function: {
-          id: `Fn${definition.callbackId
-            .toUpperCase()
-            .replace(/[^A-Z0-9]/g, '')
-            .slice(0, 10)}`,
-          callback_id: definition.callbackId,
-          title: definition.title,
-          ...(definition.description ? { description: definition.description } : {}),
-          type: 'app',
-          input_parameters: definition.inputs,
-          output_parameters: definition.outputs,
-          app_id: identity.appId,
-          date_created: nowSec,
-          date_updated: nowSec,
-          date_deleted: 0,
-        },
-        inputs: input.inputs,
-        function_execution_id: execution.id,
-        workflow_execution_id: execution.workflowExecutionId,
-        event_ts: (state.clock() / 1000).toFixed(6),
-        bot_access_token: execution.token,
-      };
+      const event = functionExecutedEvent(identity, execution, state.clock());
       const delivered = await deliverEvent(event, delivery);
       return {
         ...delivered,

@@ -60,6 +60,11 @@ describe('Workflow Builder steps', () => {
       state: 'submitted',
     });
     expect(ended.outputs).toEqual({ message_id: row.messageId, recipients: 2 });
+    // The person it ran for has the delivery card in their DM.
+    const card = await h.fake.state.waitForMessage(
+      (m) => m.text.startsWith('SMS batch ') && m.channel === 'D0ALICE',
+    );
+    expect(card.text).toContain(String(row.messageId));
     expect(await submits()).toBe(before + 1);
     // Completed with the run's own token (the event's bot_access_token), as Bolt does.
     const completion = h.fake.state.calls('functions.completeSuccess').at(-1)!;

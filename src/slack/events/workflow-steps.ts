@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bo
 import type { WebClient } from '@slack/web-api';
 import { executeSend } from '../../sending/send.js';
 import { parseRecipients } from '../../sms/index.js';
+import { postCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { roleOf, satisfies, sendPolicyOf } from '../permissions.js';
@@ -70,7 +71,11 @@ async function audit(
 }
 
 /** Inputs of *Send an SMS*: recipients, message, sender (optional), user (on whose behalf). */
-async function sendStep(deps: SlackDeps, event: StepEvent): Promise<Record<string, unknown>> {
+async function sendStep(
+  deps: SlackDeps,
+  client: WebClient,
+  event: StepEvent,
+): Promise<Record<string, unknown>> {
   const inputs = (event.inputs ?? {}) as Record<string, unknown>;
   const user = text(inputs.user).trim();
   if (!(await workflowsState(deps)).on) throw new StepRefusal(stepErrors.off());
@@ -111,6 +116,11 @@ async function sendStep(deps: SlackDeps, event: StepEvent): Promise<Record<strin
       recipients: draft.draft.recipients.length,
       outboxId: outcome.row.id,
     });
+    // The person it ran for gets the delivery card in their DM (while the run's token still works).
+    const row = (await deps.store.outbox.get(outcome.row.id).catch(() => undefined)) ?? outcome.row;
+    await postCard(deps, client, row).catch((error: unknown) =>
+      deps.logger.warn({ outboxId: row.id, err: (error as Error).message }, 'delivery card not posted'),
+    );
     deps.nudgeTracker(outcome.row.id);
     return { message_id: String(outcome.messageId), recipients: draft.draft.recipients.length };
   }
@@ -131,12 +141,15 @@ async function balanceStep(deps: SlackDeps): Promise<Record<string, unknown>> {
  * Success ends it with functions.completeSuccess and its outputs; any refusal or failure with
  * functions.completeError and a sentence the workflow's author can act on, and an audit entry.
  */
-function stepHandler(deps: SlackDeps, run: (event: StepEvent) => Promise<Record<string, unknown>>) {
+function stepHandler(
+  deps: SlackDeps,
+  run: (event: StepEvent, client: WebClient) => Promise<Record<string, unknown>>,
+) {
   return async function handleWorkflowStep({ event, client }: StepArgs): Promise<void> {
     const user = text((event.inputs as Record<string, unknown> | undefined)?.user).trim();
     let end: { outputs: Record<string, unknown> } | { error: string };
     try {
-      end = { outputs: await run(event) };
+      end = { outputs: await run(event, client) };
     } catch (error) {
       const refused = error instanceof StepRefusal;
       const message = refused ? error.message : stepErrors.failed(userMessageFor(error));
@@ -156,7 +169,7 @@ function stepHandler(deps: SlackDeps, run: (event: StepEvent) => Promise<Record<
 export function registerWorkflowSteps(app: App, deps: SlackDeps): void {
   app.function(
     STEP_SEND_SMS,
-    stepHandler(deps, (event) => sendStep(deps, event)),
+    stepHandler(deps, (event, client) => sendStep(deps, client, event)),
   );
   app.function(
     STEP_GET_BALANCE,

@@ -3,6 +3,7 @@ import type { Role } from '../../store/index.js';
 import type { AdminMessage } from './admin-common.js';
 import { aRole, mention, notice } from './admin-common.js';
 import { formatCount, formatTime } from './format.js';
+import { refusalText } from './send-checks.js';
 
 /** The callback ids of the steps, as manifest.yml declares them under `functions`. */
 export const STEP_SEND_SMS = 'send_sms';
@@ -56,7 +57,7 @@ export const stepErrors = {
       case 'duplicate':
         return `This step was already run (send S-${outcome.row.id}, state ${outcome.row.state}); it is not sent twice.`;
       case 'refused':
-        return `The send was refused at sending (${outcome.refusal.kind}); nothing was sent.`;
+        return refusalText(outcome.refusal, undefined).replace(/:[a-z_]+: /g, '');
     }
   },
   failed: (sentence: string) => `Nothing was sent. ${sentence.replace(/^:[a-z_]+: /, '')}`,

@@ -155,6 +155,14 @@ describe('Workflow Builder steps', () => {
     });
   });
 
+  it('/sms workflows says whether they are on, and refuses a word other than on or off, changing nothing', async () => {
+    await h.sms('workflows', users.admin);
+    await h.ephemeral(users.admin, /Workflow Builder steps are \*on\* \(by <@U0ADMIN>/);
+    await h.sms('workflows maybe', users.admin);
+    await h.ephemeral(users.admin, /“maybe” is neither on nor off\. Usage: `\/sms workflows \[on\|off\]`/);
+    expect((await h.store.appSettings.get('workflows'))?.value).toBe('on');
+  });
+
   it('stop again with /sms workflows off', async () => {
     await h.sms('workflows off', users.admin);
     await h.ephemeral(users.admin, /Workflow Builder steps are \*off\*/);

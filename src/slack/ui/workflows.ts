@@ -20,7 +20,7 @@ export function workflowsStateMessage(
   const text = state.on
     ? `:white_check_mark: Workflow Builder steps are *on*${who}: workflows can run *Send an SMS* and *Get SMS balance*. Each send is checked as a send of the person it runs for (sender role, opt-outs, limits) and is written to the audit log. \`/sms workflows off\` stops them.`
     : `:no_entry_sign: Workflow Builder steps are *off*${who}: a workflow that runs *Send an SMS* or *Get SMS balance* ends with an error and sends nothing. \`/sms workflows on\` allows them.`;
-  return notice(text, text.replace(/[*:]/g, ''));
+  return notice(text, text.replace(/:[a-z_]+: /g, '').replace(/\*/g, ''));
 }
 
 /** What a workflow author reads when a step ends in error: what happened, then what to change. */

@@ -65,7 +65,12 @@ export function threadAnswerSendHandler(deps: SlackDeps) {
       await replacePreview(args, threadAnswerOutcome(outcome, role));
       if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
         const row = (await deps.store.outbox.get(outcome.row.id)) ?? outcome.row;
-        if (!row.messageTs) await postCard(deps, args.client, row, stored.threadTs);
+        // Sent: a card Slack refuses is logged, never reported as a failed send (the tracker retries it later).
+        if (!row.messageTs) {
+          await postCard(deps, args.client, row, stored.threadTs).catch((error: unknown) =>
+            deps.logger.warn({ outboxId: row.id, err: (error as Error).message }, 'delivery card not posted'),
+          );
+        }
         if (outcome.kind === 'submitted') deps.nudgeTracker(row.id);
       }
     } catch (error) {

@@ -105,24 +105,31 @@ async function sendStep(
       // Slack may deliver one execution twice: its id is the send's key, so it is sent once.
       idempotencyKey: `workflow:${event.function_execution_id}`,
       slackUser: user,
-      // No channel: the send belongs to the person it runs for (their DM, should a card ever be posted).
+      // No channel: the send belongs to the person it runs for, and its card goes to their DM.
       channel: user,
       plan: draft.draft,
     },
   );
   if (outcome.kind === 'submitted') {
+    // What went out: numbers that opted out since the step's draft are not counted.
+    const row = (await deps.store.outbox.get(outcome.row.id).catch(() => undefined)) ?? outcome.row;
+    // The SMS has gone: nothing after this may end the step in error, or its author would run it again.
     await audit(deps, event, user, 'sent', {
       messageId: outcome.messageId,
-      recipients: draft.draft.recipients.length,
-      outboxId: outcome.row.id,
-    });
+      recipients: row.recipientCount,
+      outboxId: row.id,
+    }).catch((error: unknown) =>
+      deps.logger.warn(
+        { outboxId: row.id, err: (error as Error).message },
+        'workflow step audit entry not written',
+      ),
+    );
     // The person it ran for gets the delivery card in their DM (while the run's token still works).
-    const row = (await deps.store.outbox.get(outcome.row.id).catch(() => undefined)) ?? outcome.row;
     await postCard(deps, client, row).catch((error: unknown) =>
       deps.logger.warn({ outboxId: row.id, err: (error as Error).message }, 'delivery card not posted'),
     );
-    deps.nudgeTracker(outcome.row.id);
-    return { message_id: String(outcome.messageId), recipients: draft.draft.recipients.length };
+    deps.nudgeTracker(row.id);
+    return { message_id: String(outcome.messageId), recipients: row.recipientCount };
   }
   if (outcome.kind === 'duplicate' && outcome.row.messageId) {
     return { message_id: outcome.row.messageId, recipients: outcome.row.recipientCount };

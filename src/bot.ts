@@ -209,6 +209,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         simulated,
         sending: sendingSettingsOf(config.sending),
         digestMinIntervalSeconds: config.digests.minIntervalSeconds,
+        workflowMaxRecipients: config.workflowMaxRecipients,
       },
       now,
       nudgeTracker: (id) => {

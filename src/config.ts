@@ -65,6 +65,8 @@ export interface Config {
   };
   /** RETENTION_DAYS: message texts and phone numbers older than this are purged from the store. */
   readonly retentionDays: number;
+  /** WORKFLOW_MAX_RECIPIENTS: most recipients of one Workflow Builder step send. */
+  readonly workflowMaxRecipients: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** METRICS_PORT: GET /metrics on a listener of its own, on HOST; undefined: no metrics at all. */
   readonly metricsPort?: number;
@@ -238,6 +240,7 @@ const envSchema = z.object({
   DIGEST_CATCH_UP_MINUTES: integer(0, 1440, 60),
   DIGEST_MIN_INTERVAL_SECONDS: integer(1, 604_800, DEFAULT_MIN_INTERVAL_SECONDS),
   RETENTION_DAYS: integer(1, 36_500, 180),
+  WORKFLOW_MAX_RECIPIENTS: integer(1, 100_000, 10),
   DIGEST_CHARTS: z
     .string()
     .trim()
@@ -391,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minIntervalSeconds: e.DIGEST_MIN_INTERVAL_SECONDS,
     },
     retentionDays: e.RETENTION_DAYS,
+    workflowMaxRecipients: e.WORKFLOW_MAX_RECIPIENTS,
     sending: {
       maxSegments: e.MAX_SEGMENTS,
       maxRecipients: e.MAX_RECIPIENTS,

@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { STEP_GET_BALANCE, STEP_SEND_SMS } from '../src/slack/ui/workflows.js';
 import type { ChannelKind } from '../workspace/state/model.js';
+import { parseAppManifest } from '../workspace/web-api/app-manifest.js';
 import { METHODS } from '../workspace/web-api/methods/index.js';
-import { METHOD_SCOPES, parseBotScopes, scopesFor } from '../workspace/web-api/scopes.js';
+import { EVENT_SCOPES, METHOD_SCOPES, parseBotScopes, scopesFor } from '../workspace/web-api/scopes.js';
 
 /**
  * @slack/web-api helpers that call Web API methods under another name: filesUploadV2 reserves an upload URL and then
@@ -39,6 +41,15 @@ function calledMethods(): Set<string> {
   return methods;
 }
 
+/** Every Events API event the bot listens to (`app.event('name'`). */
+function listenedEvents(): Set<string> {
+  const events = new Set<string>();
+  for (const file of sourceFiles('src')) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bapp\s*\.\s*event\(\s*'(\w+)'/g)) events.add(m[1]!);
+  }
+  return events;
+}
+
 describe('manifest.yml', () => {
   it('asks for exactly the bot scopes the code needs, in every kind of conversation', () => {
     const methods = calledMethods();
@@ -47,7 +58,16 @@ describe('manifest.yml', () => {
     expect(unknown, 'the local workspace must implement and scope-check every method the bot calls').toEqual(
       [],
     );
-    const needed = new Set(['commands', ...[...methods].flatMap((m) => scopesFor(m, CONVERSATION_KINDS))]);
+    const events = [...listenedEvents()];
+    expect(
+      events.filter((e) => !(e in EVENT_SCOPES)),
+      'every event listened to needs its scope rule',
+    ).toEqual([]);
+    const needed = new Set([
+      'commands',
+      ...[...methods].flatMap((m) => scopesFor(m, CONVERSATION_KINDS)),
+      ...events.flatMap((e) => (EVENT_SCOPES[e] ? [EVENT_SCOPES[e]] : [])),
+    ]);
     const granted = parseBotScopes(readFileSync('manifest.yml', 'utf8'));
     expect([...granted].sort()).toEqual([...needed].sort());
   });
@@ -57,5 +77,32 @@ describe('manifest.yml', () => {
     expect(text).toMatch(/- command: \/sms\n[\s\S]*usage_hint: "help \|/);
     expect(text).toMatch(/interactivity:\s*\n\s*is_enabled: true/);
     expect(text).toMatch(/socket_mode_enabled: true/);
+  });
+
+  it('subscribes to exactly the events the code listens to', () => {
+    const manifest = parseAppManifest(readFileSync('manifest.yml', 'utf8'));
+    expect([...manifest.botEvents].sort()).toEqual([...listenedEvents()].sort());
+  });
+
+  it('declares the Workflow Builder steps the code runs, org-ready as Slack requires for custom steps', () => {
+    const manifest = parseAppManifest(readFileSync('manifest.yml', 'utf8'));
+    expect(manifest.orgDeployEnabled).toBe(true);
+    expect([...manifest.functions.keys()].sort()).toEqual([STEP_GET_BALANCE, STEP_SEND_SMS].sort());
+    const send = manifest.functions.get(STEP_SEND_SMS)!;
+    expect(send.inputs.map((p) => [p.name, p.type, p.is_required])).toEqual([
+      ['recipients', 'string', true],
+      ['message', 'string', true],
+      ['sender', 'string', false],
+      ['user', 'slack#/types/user_id', true],
+    ]);
+    expect(send.outputs.map((p) => [p.name, p.type])).toEqual([
+      ['message_id', 'string'],
+      ['recipients', 'integer'],
+    ]);
+    expect(manifest.functions.get(STEP_GET_BALANCE)!.outputs.map((p) => p.name)).toEqual([
+      'usable',
+      'main',
+      'limit',
+    ]);
   });
 });

@@ -7,18 +7,22 @@ export type {
   BlockActionResult,
   DeliveryOptions,
   DriverResponse,
+  EventDelivery,
+  FunctionExecutedInput,
+  FunctionExecutedResult,
   SlackDriver,
   SlackDriverOptions,
   SlashCommandInput,
   SlashCommandResult,
   UserMessageInput,
+  UserMessageResult,
   ViewClosedInput,
   ViewClosedResult,
   ViewSubmissionInput,
   ViewSubmissionResult,
 } from './driver/driver-types.js';
 export { type Signing, slackSignature } from './driver/signing.js';
-export { ACK_DEADLINE_MS, createSlackDriver } from './driver/slack-driver.js';
+export { ACK_DEADLINE_MS, createSlackDriver, EVENT_RETRY_DELAYS_MS } from './driver/slack-driver.js';
 export type { ViewAckOutcome } from './driver/view-ack.js';
 export {
   createLocalWorkspace,
@@ -28,6 +32,7 @@ export {
 } from './local.js';
 export { type Clock, compareTs, systemClock } from './state/clock.js';
 export { Directory, imIdFor } from './state/directory.js';
+export type { ExecutionState, FunctionExecution } from './state/functions.js';
 export type { JournalEntry, WaitOptions } from './state/journal.js';
 export type {
   AnyBlock,
@@ -52,6 +57,13 @@ export { TRIGGER_LIFETIME_MS } from './state/triggers.js';
 export { MAX_MODAL_STACK } from './state/view-store.js';
 export { WorkspaceState, type WorkspaceStateOptions } from './state/workspace-state.js';
 export { SlackApiError } from './web-api/api-error.js';
+export {
+  type AppManifest,
+  appManifest,
+  type FunctionDefinition,
+  type FunctionParameter,
+  parseAppManifest,
+} from './web-api/app-manifest.js';
 export type { FaultSpec } from './web-api/faults.js';
 export type { RateLimitOptions } from './web-api/rate-limiter.js';
 export { type FakeSlack, type FakeSlackOptions, startFakeSlack } from './web-api/slack-api.js';

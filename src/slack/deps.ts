@@ -31,6 +31,8 @@ export interface SlackSettings {
   sending: SendingSettings;
   /** DIGEST_MIN_INTERVAL_SECONDS; default DEFAULT_MIN_INTERVAL_SECONDS. */
   digestMinIntervalSeconds?: number;
+  /** WORKFLOW_MAX_RECIPIENTS; default DEFAULT_WORKFLOW_MAX_RECIPIENTS (src/slack/events/workflow-steps.ts). */
+  workflowMaxRecipients?: number;
 }
 
 /** What every listener receives: built once in main.ts. */

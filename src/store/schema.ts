@@ -143,6 +143,13 @@ export interface DigestMemoryTable {
   updated_at: number;
 }
 
+export interface AppSettingsTable {
+  name: string;
+  value: string;
+  updated_by: string;
+  updated_at: number;
+}
+
 export interface Database {
   outbox: OutboxTable;
   inbound_messages: InboundMessagesTable;
@@ -157,4 +164,5 @@ export interface Database {
   templates: TemplatesTable;
   drafts: DraftsTable;
   digest_memory: DigestMemoryTable;
+  app_settings: AppSettingsTable;
 }

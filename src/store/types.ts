@@ -220,6 +220,8 @@ export interface InboundRepo {
   /** The thread used for this number in this channel, if it was active at or after `since`. */
   findThread(channel: string, msisdn: string, since: Date): Promise<string | undefined>;
   saveThread(channel: string, msisdn: string, threadTs: string, at: Date): Promise<void>;
+  /** The numbers whose current conversation in `channel` is the thread `threadTs` (several for a shared post). */
+  numbersInThread(channel: string, threadTs: string): Promise<string[]>;
   recent(limit: number): Promise<InboundRow[]>;
   /** Retention: forgets conversation threads (number → Slack thread) last active before `before`. */
   purgeThreadsBefore(before: Date): Promise<number>;
@@ -422,6 +424,21 @@ export interface DraftsRepo {
 
 // ---- digest memory ----
 
+// ---- app settings ----
+
+export interface AppSetting {
+  value: string;
+  updatedBy: string;
+  updatedAt: Date;
+}
+
+/** Switches admins set from Slack (e.g. `workflows`), shared by every instance; no row means the default. */
+export interface AppSettingsRepo {
+  get(name: string): Promise<AppSetting | undefined>;
+  /** Stores or replaces the setting. */
+  set(name: string, value: string, by: string, at?: Date): Promise<void>;
+}
+
 /** What each digest subscription remembers of its last posted digest, shared by every instance. */
 export interface DigestMemoryRepo {
   /** The memory as it was last written, or undefined before the subscription's first digest. */
@@ -447,6 +464,7 @@ export interface Store {
   readonly templates: TemplatesRepo;
   readonly drafts: DraftsRepo;
   readonly digestMemory: DigestMemoryRepo;
+  readonly appSettings: AppSettingsRepo;
   health(): Promise<Health>;
   close(): Promise<void>;
 }

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpText } from '../../src/slack/ui/help.js';
-import { slashCommandPayload } from '../../workspace/driver/payloads.js';
+import {
+  eventEnvelope,
+  functionExecutedEvent,
+  slashCommandPayload,
+} from '../../workspace/driver/payloads.js';
 import {
   ACK_DEADLINE_MS,
+  appManifest,
   type EphemeralMessage,
   type FakeSlack,
   SEEDED,
@@ -127,6 +132,32 @@ describe('Socket Mode, end to end on loopback', () => {
     const acks = connection.received as Array<{ envelope_id?: string }>;
     expect(acks).toHaveLength(2);
     expect(new Set(acks.map((a) => a.envelope_id)).size).toBe(2);
+  });
+
+  it('runs a Workflow Builder step delivered on the socket and completes it with the run’s own token', async () => {
+    await testBot!.bot.store.appSettings.set('workflows', 'on', users.admin);
+    const execution = fake.state.functions.start(appManifest().functions.get('get_sms_balance')!, {});
+    const event = functionExecutedEvent(fake.identity, execution, fake.state.clock());
+    const ack = await sockets.send(
+      {
+        envelope_id: 'env-function-1',
+        type: 'events_api',
+        payload: eventEnvelope(fake.identity, event, 'Ev0FUNCTION1', Math.floor(fake.state.clock() / 1000)),
+        accepts_response_payload: false,
+      },
+      { timeoutMs: ACK_DEADLINE_MS },
+    );
+    expect(ack.elapsedMs).toBeLessThan(ACK_DEADLINE_MS);
+    const ended = await fake.state.waitFor(
+      'function',
+      (e) => e.execution.id === execution.id && e.action !== 'started',
+    );
+    expect(ended.execution).toMatchObject({
+      state: 'completed',
+      outputs: { usable: 1250, main: 1250, limit: 0 },
+    });
+    const call = fake.state.calls('functions.completeSuccess').at(-1)!;
+    expect(call).toMatchObject({ auth: 'workflow', status: 200 });
   });
 
   it('stop() closes the socket with a normal close handshake and does not reconnect', async () => {

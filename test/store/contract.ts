@@ -390,6 +390,18 @@ export function storeContract(backend: Backend): void {
       expect(await store.inbound.findThread('C1', '+491', at(15))).toBe('222.2');
     });
 
+    it('names the numbers whose current conversation is a thread (several for a shared post)', async () => {
+      await store.inbound.saveThread('C1', '+492', '300.1', at(10));
+      await store.inbound.saveThread('C1', '+491', '300.1', at(10));
+      await store.inbound.saveThread('C2', '+493', '300.1', at(10));
+      expect(await store.inbound.numbersInThread('C1', '300.1')).toEqual(['+491', '+492']);
+      expect(await store.inbound.numbersInThread('C2', '300.1')).toEqual(['+493']);
+      // A newer thread takes over for a number: the old one is no longer its conversation.
+      await store.inbound.saveThread('C1', '+492', '400.1', at(20));
+      expect(await store.inbound.numbersInThread('C1', '300.1')).toEqual(['+491']);
+      expect(await store.inbound.numbersInThread('C1', '999.9')).toEqual([]);
+    });
+
     it('lists recent messages, newest first', async () => {
       await store.inbound.claim('1', 'a', { at: at(1) });
       await store.inbound.claim('2', 'a', { at: at(2) });
@@ -638,6 +650,25 @@ export function storeContract(backend: Backend): void {
       expect(await store.inbound.getCursor('digest:7')).toBeUndefined();
       await store.inbound.setCursor('digest:9', '{"slot":"cursor"}');
       expect(await store.digestMemory.get(9)).toBeUndefined();
+    });
+  });
+
+  describe('app settings', () => {
+    it('keeps one value per setting with who set it and when, replaced by the next change', async () => {
+      expect(await store.appSettings.get('workflows')).toBeUndefined();
+      await store.appSettings.set('workflows', 'on', 'U1', at(1));
+      expect(await store.appSettings.get('workflows')).toEqual({
+        value: 'on',
+        updatedBy: 'U1',
+        updatedAt: at(1),
+      });
+      await store.appSettings.set('workflows', 'off', 'U2', at(2));
+      expect(await store.appSettings.get('workflows')).toEqual({
+        value: 'off',
+        updatedBy: 'U2',
+        updatedAt: at(2),
+      });
+      expect(await store.appSettings.get('other')).toBeUndefined();
     });
   });
 

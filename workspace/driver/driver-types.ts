@@ -1,5 +1,6 @@
 import type { BlockAction, SlashCommand, ViewClosedAction, ViewSubmitAction } from '@slack/bolt';
 import type { LooseStateValues } from '../block-kit/state-values.js';
+import type { FunctionExecution } from '../state/functions.js';
 import type { EphemeralMessage, ResponseUrlPost, SlackMessage, ViewOutput } from '../state/model.js';
 import type { SlackSide } from '../web-api/slack-routes.js';
 import type { ActionChoice } from './payloads.js';
@@ -12,6 +13,11 @@ export interface SlackDriverOptions {
   signingSecret: string;
   /** Slack's side: a started fake (startFakeSlack) or the routes the local workspace mounts. */
   fake: SlackSide;
+  /**
+   * When Slack redelivers an event the bot did not ack within 3 s (or answered with an error): after each of these
+   * delays, at most three times, with X-Slack-Retry-Num. Default Slack's: at once, after 1 minute, after 5 minutes.
+   */
+  eventRetryDelaysMs?: readonly number[];
 }
 
 export interface DeliveryOptions {
@@ -95,6 +101,31 @@ export interface UserMessageInput extends DeliveryOptions {
   threadTs?: string;
 }
 
+/** An Events API event as delivered, with Slack's redeliveries should the bot not ack it in time. */
+export interface EventDelivery extends DriverResponse {
+  eventId: string;
+  /** The redeliveries Slack makes (none when the first delivery was acked in time); resolves when they are over. */
+  retries: Promise<DriverResponse[]>;
+}
+
+export interface UserMessageResult extends DriverResponse {
+  message: SlackMessage;
+  /** Set when the message mentions the bot and the app subscribes to app_mention: that event's delivery. */
+  mention?: EventDelivery;
+}
+
+export interface FunctionExecutedInput {
+  /** The step's callback_id under `functions` in manifest.yml. */
+  callbackId: string;
+  inputs: Record<string, unknown>;
+}
+
+export interface FunctionExecutedResult extends EventDelivery {
+  execution: FunctionExecution;
+  /** Resolves when the bot has ended the step (functions.completeSuccess or completeError). */
+  ended(timeoutMs?: number): Promise<FunctionExecution>;
+}
+
 export interface SlackDriver {
   slashCommand(input: SlashCommandInput): Promise<SlashCommandResult>;
   blockAction(input: BlockActionInput): Promise<BlockActionResult>;
@@ -102,7 +133,11 @@ export interface SlackDriver {
   viewClosed(input: ViewClosedInput): Promise<ViewClosedResult>;
   appHomeOpened(userId: string, options?: DeliveryOptions): Promise<DriverResponse>;
   /** A user posts in a channel: the message lands in the fake and a `message` event goes to the bot. */
-  userMessage(input: UserMessageInput): Promise<DriverResponse & { message: SlackMessage }>;
+  userMessage(input: UserMessageInput): Promise<UserMessageResult>;
+  /** A workflow reaches one of the app's custom steps: `function_executed`, as Slack sends it, with its own token. */
+  functionExecuted(input: FunctionExecutedInput, options?: DeliveryOptions): Promise<FunctionExecutedResult>;
+  /** The same event delivered again as Slack's retry `retryNum` (same event_id, signed anew a second later). */
+  redeliver(delivery: EventDelivery, retryNum: number, reason?: string): Promise<DriverResponse>;
   /** Any Events API event, wrapped in the event_callback envelope. */
   event(event: { type: string; [key: string]: unknown }, options?: DeliveryOptions): Promise<DriverResponse>;
   /** A raw body exactly as given, signed (or not) per options: for the odd case the helpers do not cover. */

@@ -7,6 +7,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { elementsOf } from '../block-kit/block-ids.js';
+import type { FunctionExecution } from '../state/functions.js';
 import type {
   Channel,
   EphemeralMessage,
@@ -240,5 +241,39 @@ export function eventEnvelope<E extends { type: string }>(
       },
     ],
     is_ext_shared_channel: false,
+  };
+}
+
+/** `function_executed` as Slack sends it for one run of a custom step (docs.slack.dev/reference/events/function_executed). */
+export function functionExecutedEvent(
+  identity: WorkspaceIdentity,
+  execution: FunctionExecution,
+  nowMs: number,
+) {
+  const { definition } = execution;
+  const nowSec = Math.floor(nowMs / 1000);
+  return {
+    type: 'function_executed',
+    function: {
+      id: `Fn${definition.callbackId
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '')
+        .slice(0, 10)}`,
+      callback_id: definition.callbackId,
+      title: definition.title,
+      ...(definition.description ? { description: definition.description } : {}),
+      type: 'app',
+      input_parameters: definition.inputs,
+      output_parameters: definition.outputs,
+      app_id: identity.appId,
+      date_created: nowSec,
+      date_updated: nowSec,
+      date_deleted: 0,
+    },
+    inputs: execution.inputs,
+    function_execution_id: execution.id,
+    workflow_execution_id: execution.workflowExecutionId,
+    event_ts: (nowMs / 1000).toFixed(6),
+    bot_access_token: execution.token,
   };
 }

@@ -1,10 +1,19 @@
 import { buildStateValues } from '../block-kit/state-values.js';
 import type { User } from '../state/model.js';
-import type { DeliveryOptions, DriverResponse, SlackDriver, SlackDriverOptions } from './driver-types.js';
+import { appManifest } from '../web-api/app-manifest.js';
+import { EVENT_SCOPES, manifestBotScopes } from '../web-api/scopes.js';
+import type {
+  DeliveryOptions,
+  DriverResponse,
+  EventDelivery,
+  SlackDriver,
+  SlackDriverOptions,
+} from './driver-types.js';
 import {
   elementAction,
   eventEnvelope,
   findElement,
+  functionExecutedEvent,
   messageActionPayload,
   slashCommandPayload,
   viewActionPayload,
@@ -16,6 +25,14 @@ import { applyViewSubmissionAck } from './view-ack.js';
 
 /** Slack gives up on an ack after 3 s and shows the user an error; what the bot sends later is ignored. */
 export const ACK_DEADLINE_MS = 3000;
+
+/** Slack's redeliveries of an event it saw fail: nearly at once, after 1 minute, after 5 minutes (Events API docs). */
+export const EVENT_RETRY_DELAYS_MS: readonly number[] = [1000, 60_000, 300_000];
+
+/** Slack counts a delivery as failed without an answer in 3 s or with a status other than 2xx (3xx aside). */
+function deliveryFailed(response: DriverResponse): boolean {
+  return response.late || response.status < 200 || response.status >= 400;
+}
 
 /** Plays Slack's side towards the bot: signed HTTP requests shaped exactly like Slack's, with effects on the fake. */
 export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
@@ -33,11 +50,12 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     rawBody: string,
     contentType: string,
     delivery: DeliveryOptions = {},
+    signedAtSec?: number,
   ): Promise<DriverResponse> {
     const headers: Record<string, string> = {
       'content-type': contentType,
       'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
-      ...signatureHeaders(signingSecret, rawBody, delivery.signing ?? 'valid'),
+      ...signatureHeaders(signingSecret, rawBody, delivery.signing ?? 'valid', signedAtSec),
     };
     if (delivery.retryNum !== undefined) headers['x-slack-retry-num'] = String(delivery.retryNum);
     if (delivery.retryReason !== undefined) headers['x-slack-retry-reason'] = delivery.retryReason;
@@ -70,8 +88,93 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     return send(JSON.stringify(envelope), 'application/json', delivery);
   }
 
+  /** The body and last signing second of each event delivered with Slack's retries, by event_id. */
+  const deliveries = new Map<string, { body: string; signedAtSec: number }>();
+  const retryDelays = options.eventRetryDelaysMs ?? EVENT_RETRY_DELAYS_MS;
+
+  /** Signed anew each time, never in the same second as the delivery before (Slack's retries come later). */
+  function sendAgain(eventId: string, delivery: DeliveryOptions): Promise<DriverResponse> {
+    const known = deliveries.get(eventId);
+    if (!known) throw new Error(`no event ${eventId} was delivered`);
+    known.signedAtSec = Math.max(Math.floor(Date.now() / 1000), known.signedAtSec + 1);
+    return send(known.body, 'application/json', delivery, known.signedAtSec);
+  }
+
+  async function retryLater(eventId: string, first: DriverResponse): Promise<DriverResponse[]> {
+    const answers: DriverResponse[] = [];
+    let last = first;
+    for (const [index, delayMs] of retryDelays.slice(0, 3).entries()) {
+      if (!deliveryFailed(last)) break;
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      try {
+        last = await sendAgain(eventId, {
+          retryNum: index + 1,
+          retryReason: last.late ? 'http_timeout' : 'http_error',
+        });
+      } catch {
+        break; // The bot is gone (a test ended, the process stopped): Slack would give up in the end too.
+      }
+      answers.push(last);
+    }
+    return answers;
+  }
+
+  /** An event as Slack delivers it to an app that subscribes: signed, and redelivered while not acked. */
+  async function deliverEvent(
+    event: { type: string; [key: string]: unknown },
+    delivery: DeliveryOptions = {},
+  ): Promise<EventDelivery> {
+    const eventId = state.ids.next('Ev', 9);
+    const body = JSON.stringify(eventEnvelope(identity, event, eventId, Math.floor(state.clock() / 1000)));
+    const signedAtSec = Math.floor(Date.now() / 1000);
+    deliveries.set(eventId, { body, signedAtSec });
+    const first = await send(body, 'application/json', delivery, signedAtSec);
+    const retries = deliveryFailed(first) ? retryLater(eventId, first) : Promise.resolve([]);
+    return { ...first, eventId, retries };
+  }
+
+  /** Slack delivers an event only to an app that subscribes to it and holds the scope it needs. */
+  function subscribes(eventType: string): boolean {
+    const scope = EVENT_SCOPES[eventType];
+    return (
+      appManifest().botEvents.includes(eventType) &&
+      (scope === undefined || manifestBotScopes().includes(scope))
+    );
+  }
+
   return {
     send,
+
+    redeliver(delivery, retryNum, reason = 'http_timeout') {
+      return sendAgain(delivery.eventId, { retryNum, retryReason: reason });
+    },
+
+    async functionExecuted(input, delivery = {}) {
+      const definition = appManifest().functions.get(input.callbackId);
+      if (!definition) throw new Error(`manifest.yml declares no function ${input.callbackId}`);
+      const missing = definition.inputs.filter(
+        (p) => p.is_required && (input.inputs[p.name] === undefined || input.inputs[p.name] === ''),
+      );
+      // Workflow Builder does not let a workflow be published with a required input unset.
+      if (missing.length > 0) {
+        throw new Error(`required inputs missing: ${missing.map((p) => p.name).join(', ')}`);
+      }
+      const execution = state.functions.start(definition, input.inputs);
+      const event = functionExecutedEvent(identity, execution, state.clock());
+      const delivered = await deliverEvent(event, delivery);
+      return {
+        ...delivered,
+        execution,
+        ended: async (timeoutMs = 5000) =>
+          (
+            await state.waitFor(
+              'function',
+              (e) => e.execution.id === execution.id && e.action !== 'started',
+              { timeoutMs },
+            )
+          ).execution,
+      };
+    },
 
     async slashCommand(input) {
       const user = userOf(input.userId);
@@ -193,7 +296,24 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       });
       const channelType = { im: 'im', mpim: 'mpim', private: 'group', public: 'channel' }[channel.kind];
       const event = { ...message, event_ts: message.ts, channel_type: channelType };
-      return { ...(await sendEvent(event, input)), message };
+      const delivered = await sendEvent(event, input);
+      if (!message.text.includes(`<@${identity.botUserId}>`) || !subscribes('app_mention')) {
+        return { ...delivered, message };
+      }
+      const mention = await deliverEvent(
+        {
+          type: 'app_mention',
+          user: user.id,
+          text: message.text,
+          ts: message.ts,
+          ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+          team: identity.teamId,
+          channel: channel.id,
+          event_ts: message.ts,
+        },
+        input,
+      );
+      return { ...delivered, message, mention };
     },
 
     event(event, delivery = {}) {

@@ -6,6 +6,7 @@ import type { LooseStateValues } from '../block-kit/state-values.js';
 import type { SlackDriver } from '../driver/driver-types.js';
 import type { Channel, EphemeralMessage, SlackMessage, User, ViewOutput } from '../state/model.js';
 import type { WorkspaceState } from '../state/workspace-state.js';
+import { appManifest } from '../web-api/app-manifest.js';
 import { readBody, sendJson } from '../web-api/http-io.js';
 import type { SlashCommandInfo } from './manifest.js';
 import { presentMessage, viewsOf } from './present.js';
@@ -29,6 +30,9 @@ export interface PageApiDeps {
 }
 
 /** A refusal the page shows as it is. */
+/** How long the step panel waits for the bot to end a step (functions.completeSuccess or completeError). */
+const STEP_WAIT_MS = 20_000;
+
 class PageError extends Error {
   constructor(
     readonly status: number,
@@ -134,7 +138,57 @@ export function createPageApi(deps: PageApiDeps) {
       commands: deps.commands,
       // The simulator panel offers the operations the simulator itself knows, from their one list.
       simulator: deps.simulatorUrl !== undefined ? { operations: OPERATIONS } : null,
+      // The custom steps manifest.yml declares, for the workflow step panel.
+      functions: [...appManifest().functions.values()].map((f) => ({
+        callbackId: f.callbackId,
+        title: f.title,
+        inputs: f.inputs,
+      })),
     };
+  }
+
+  /**
+   * The workflow step panel: a workflow reaches the step with these inputs, as Slack would run it (function_executed
+   * with the run's own token), and the answer is how the bot ended it: outputs or the error a workflow author sees.
+   */
+  async function step(body: Body) {
+    human(need(body, 'user'));
+    const callbackId = need(body, 'callbackId');
+    const definition = appManifest().functions.get(callbackId);
+    if (!definition) throw new PageError(404, `manifest.yml declares no step ${callbackId}`);
+    const given = typeof body.inputs === 'object' && body.inputs !== null ? (body.inputs as Body) : {};
+    const inputs: Record<string, unknown> = {};
+    for (const parameter of definition.inputs) {
+      const value = str(given, parameter.name)?.trim();
+      if (value) inputs[parameter.name] = value;
+      else if (parameter.is_required)
+        throw new PageError(400, `${parameter.title ?? parameter.name} is required`);
+    }
+    const run = await driver.functionExecuted({ callbackId, inputs });
+    if (run.late || run.status !== 200) {
+      return {
+        ok: false,
+        state: 'running',
+        error: `the app did not ack function_executed (HTTP ${run.status})`,
+      };
+    }
+    try {
+      const ended = await run.ended(STEP_WAIT_MS);
+      return {
+        ok: ended.state === 'completed',
+        state: ended.state,
+        executionId: ended.id,
+        ...(ended.outputs ? { outputs: ended.outputs } : {}),
+        ...(ended.error ? { error: ended.error } : {}),
+      };
+    } catch {
+      return {
+        ok: false,
+        state: 'running',
+        executionId: run.execution.id,
+        error: 'the app has not ended the step yet',
+      };
+    }
   }
 
   function history(query: URLSearchParams) {
@@ -336,6 +390,7 @@ export function createPageApi(deps: PageApiDeps) {
     close,
     home,
     dismiss,
+    step,
   };
 
   /** Serves `/_ws/<name>`; answers 404 for names it does not know. */

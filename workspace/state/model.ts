@@ -1,4 +1,5 @@
 import type { types, ViewOutput, ViewStateValue } from '@slack/bolt';
+import type { FunctionExecution } from './functions.js';
 
 export type AnyBlock = types.AnyBlock;
 export type View = types.View;
@@ -107,6 +108,8 @@ export interface ApiCall {
   result: Record<string, unknown>;
   /** The answer came from injectFault rather than from the method. */
   injected: boolean;
+  /** Which token the call carried: the bot token, or a custom step run's own (the event's bot_access_token). */
+  auth?: 'bot' | 'workflow';
 }
 
 /** What the bot POSTed to a response_url (or returned in a slash-command ack, which Slack treats the same). */
@@ -129,6 +132,8 @@ export interface WorkspaceEventMap {
   view: { action: ViewAction; userId: string; view: ViewOutput };
   file: { action: 'uploaded' | 'shared'; file: StoredFile };
   response: ResponseUrlPost;
+  /** A custom step run started or ended (functions.completeSuccess / completeError). */
+  function: { action: 'started' | 'completed' | 'failed'; execution: FunctionExecution };
 }
 
 export type WorkspaceEventKind = keyof WorkspaceEventMap;

@@ -1,6 +1,7 @@
 import { type Clock, systemClock, TsClock } from './clock.js';
 import { Directory } from './directory.js';
 import { FileStore } from './file-store.js';
+import { FunctionExecutions } from './functions.js';
 import { IdFactory } from './ids.js';
 import { Journal, type WaitOptions } from './journal.js';
 import { MessageStore } from './message-store.js';
@@ -38,6 +39,7 @@ export class WorkspaceState {
   readonly files: FileStore;
   readonly triggers: TriggerRegistry;
   readonly responseUrls: ResponseUrlRegistry;
+  readonly functions: FunctionExecutions;
 
   constructor(options: WorkspaceStateOptions = {}) {
     this.identity = { ...DEFAULT_IDENTITY, ...options.identity };
@@ -48,6 +50,7 @@ export class WorkspaceState {
     this.files = new FileStore(this.ids, this.clock, this.journal);
     this.triggers = new TriggerRegistry(this.clock);
     this.responseUrls = new ResponseUrlRegistry(this.clock);
+    this.functions = new FunctionExecutions(this.ids, this.clock, this.journal);
     if (options.seed !== false) seedDirectory(this.directory, this.identity, Math.floor(this.clock() / 1000));
   }
 

@@ -36,8 +36,10 @@ export async function handleApiRequest(
 ): Promise<void> {
   let args: Record<string, unknown> = {};
   let answer: Answer;
+  let auth: 'bot' | 'workflow' | undefined;
   try {
     args = await parseApiArgs(req.headers['content-type'], await readBody(req), query);
+    auth = tokenKind(deps, req, args);
     answer = answerCall(deps, method, req, args);
   } catch (error) {
     answer = refusalOrCrash(deps, method, error);
@@ -52,6 +54,7 @@ export async function handleApiRequest(
     status: answer.status,
     result: JSON.parse(text) as Record<string, unknown>,
     injected: answer.injected ?? false,
+    ...(auth ? { auth } : {}),
   });
   deps.logger.debug({ method, status: answer.status, error: answer.body.error }, 'fake slack api call');
   sendJson(res, answer.status, answer.body, {
@@ -70,7 +73,7 @@ function answerCall(
   if (fault) return { ...fault, injected: true };
   const handler = METHODS[method];
   if (!handler) throw new SlackApiError('unknown_method');
-  checkToken(deps.botToken, req, args);
+  checkToken(deps, method, req, args);
   checkScopes(deps.scopes, method, args, deps.state.directory);
   const retryAfter = rateLimit(deps, method, args);
   if (retryAfter > 0) {
@@ -85,12 +88,41 @@ function answerCall(
 }
 
 /** Bearer header first (what @slack/web-api sends), then a `token` argument, as Slack accepts both. */
-function checkToken(botToken: string, req: IncomingMessage, args: Record<string, unknown>): void {
+function tokenOf(req: IncomingMessage, args: Record<string, unknown>): string | undefined {
   const header = req.headers.authorization;
   const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-  const token = bearer || (typeof args.token === 'string' ? args.token : undefined);
+  return bearer || (typeof args.token === 'string' ? args.token : undefined);
+}
+
+function tokenKind(
+  deps: ApiRouterDeps,
+  req: IncomingMessage,
+  args: Record<string, unknown>,
+): 'bot' | 'workflow' | undefined {
+  const token = tokenOf(req, args);
+  if (token === undefined) return undefined;
+  if (token === deps.botToken) return 'bot';
+  return deps.state.functions.byToken(token) ? 'workflow' : undefined;
+}
+
+/**
+ * The bot token, or the token of a custom step run (the `bot_access_token` of its function_executed event), which
+ * carries the bot's scopes while the run lasts; once the run has ended, only functions.* still answer for it (with
+ * execution_not_in_running_state), anything else is token_expired.
+ */
+function checkToken(
+  deps: ApiRouterDeps,
+  method: string,
+  req: IncomingMessage,
+  args: Record<string, unknown>,
+): void {
+  const token = tokenOf(req, args);
   if (!token) throw new SlackApiError('not_authed');
-  if (token !== botToken) throw new SlackApiError('invalid_auth');
+  if (token === deps.botToken) return;
+  const execution = deps.state.functions.byToken(token);
+  if (!execution) throw new SlackApiError('invalid_auth');
+  if (execution.state !== 'running' && !method.startsWith('functions.'))
+    throw new SlackApiError('token_expired');
 }
 
 /** chat.postMessage about once a second per channel; every other method by its tier, per workspace. */

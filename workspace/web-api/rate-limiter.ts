@@ -32,6 +32,9 @@ export const TIER_PER_MINUTE: Readonly<Record<string, number>> = {
   'files.getUploadURLExternal': 100,
   'files.completeUploadExternal': 100,
   'files.info': 100,
+  // docs.slack.dev/reference/methods/functions.completeSuccess (and completeError): Tier 3.
+  'functions.completeSuccess': 50,
+  'functions.completeError': 50,
 };
 
 interface Bucket {

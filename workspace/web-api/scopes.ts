@@ -52,6 +52,20 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeRule>> = {
   'files.getUploadURLExternal': { scope: 'files:write' },
   'files.completeUploadExternal': { scope: 'files:write' },
   'files.info': { scope: 'files:read' },
+  // docs.slack.dev/reference/methods/functions.completeSuccess (and completeError): no scope required.
+  'functions.completeSuccess': {},
+  'functions.completeError': {},
+};
+
+/**
+ * The bot scope each Events API event needs before Slack delivers it (docs.slack.dev/reference/events/<event>,
+ * "Required scopes"); the manifest must also list the event under settings.event_subscriptions.bot_events.
+ */
+export const EVENT_SCOPES: Readonly<Record<string, string | undefined>> = {
+  app_home_opened: undefined,
+  app_mention: 'app_mentions:read',
+  // Not subscribed to: Slack sends it to any app whose manifest declares the step (functions).
+  function_executed: undefined,
 };
 
 /** Every scope a method may need when the app works in conversations of these types. */

@@ -200,6 +200,14 @@ export const SUBCOMMANDS = [
     group: 'Administration',
   },
   {
+    name: 'workflows',
+    usage: 'workflows [on|off]',
+    summary: 'allow or stop the Workflow Builder steps (Send an SMS, Get SMS balance)',
+    example: '/sms workflows on',
+    needs: 'admin',
+    group: 'Administration',
+  },
+  {
     name: 'help',
     usage: 'help',
     summary: 'this list',

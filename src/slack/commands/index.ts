@@ -13,6 +13,7 @@ import { cancelCommand, sendCommand, statusCommand } from './send.js';
 import { smsCommandHandler } from './sms.js';
 import { SUBSCRIPTION_HANDLERS } from './subscriptions.js';
 import { TEMPLATE_HANDLERS } from './templates.js';
+import { WORKFLOW_HANDLERS } from './workflows.js';
 
 /**
  * Every subcommand's handler, exactly one per catalogue entry (a missing one fails the typecheck); the router
@@ -31,6 +32,7 @@ export const SUBCOMMAND_HANDLERS: Record<SubcommandName, SubcommandHandler> = {
   ...TEMPLATE_HANDLERS,
   ...SUBSCRIPTION_HANDLERS,
   ...DIGEST_HANDLERS,
+  ...WORKFLOW_HANDLERS,
 };
 
 export function register(app: App, deps: SlackDeps): void {

@@ -192,6 +192,18 @@ export function inboundRepo(ctx: RepoContext): InboundRepo {
           .execute();
       }),
 
+    numbersInThread: (channel, threadTs) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('inbound_threads')
+          .select('msisdn')
+          .where('channel', '=', channel)
+          .where('thread_ts', '=', threadTs)
+          .orderBy('msisdn')
+          .execute();
+        return rows.map((r) => r.msisdn);
+      }),
+
     recent: (limit) =>
       ctx.run(async () => {
         const rows = await db

@@ -1,5 +1,6 @@
 import type { RepoContext } from '../context.js';
 import type { Store } from '../types.js';
+import { appSettingsRepo } from './app-settings.js';
 import { auditRepo } from './audit.js';
 import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
@@ -27,5 +28,6 @@ export function repositories(ctx: RepoContext): Repositories {
     templates: templatesRepo(ctx),
     drafts: draftsRepo(ctx),
     digestMemory: digestMemoryRepo(ctx),
+    appSettings: appSettingsRepo(ctx),
   };
 }

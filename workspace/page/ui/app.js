@@ -894,6 +894,11 @@ async function sendFromComposer(wrap) {
 
 function renderSimPanel() {
   const panel = $('#sim-panel');
+  if (!S.boot.simulator) {
+    panel.innerHTML = `<h2>Local tools<button type="button" class="icon-btn" data-op="sim-close" aria-label="Close local tools">×</button></h2>
+${stepFieldset()}`;
+    return;
+  }
   panel.innerHTML = `<h2>Gateway simulator<button type="button" class="icon-btn" data-op="sim-close" aria-label="Close simulator">×</button></h2>
 <p class="sim-note">Local tools, not part of Slack: they drive the simulated SMS gateway the bot talks to.</p>
 <fieldset><legend>Inbound SMS</legend>
@@ -914,7 +919,52 @@ function renderSimPanel() {
 <button type="button" class="sim-go" data-sim="fault">Inject fault</button>
 </fieldset>
 <fieldset><legend>Account</legend><div class="row"><button type="button" class="sim-go" data-sim="state">Show balance</button><button type="button" class="sim-go" data-sim="reset">Reset</button></div></fieldset>
-<div id="sim-result" class="sim-result" role="status" aria-live="polite"></div>`;
+<div id="sim-result" class="sim-result" role="status" aria-live="polite"></div>
+${stepFieldset()}`;
+}
+
+/** The workflow step panel: runs one of the app's custom steps as a workflow would, and shows how the app ended it. */
+function stepFieldset() {
+  const steps = S.boot.functions ?? [];
+  if (steps.length === 0) return '';
+  return `<fieldset class="step-panel"><legend>Workflow step</legend>
+<p class="sim-note">Fires <code>function_executed</code> as Workflow Builder does, and shows the step's outputs or error.</p>
+<label for="step-id">Step</label><select id="step-id">${steps.map((f) => `<option value="${escapeHtml(f.callbackId)}">${escapeHtml(f.title)}</option>`).join('')}</select>
+<div id="step-inputs">${stepInputs(steps[0])}</div>
+<button type="button" class="sim-go" data-step="run">Run step</button>
+<div id="step-result" class="sim-result" role="status" aria-live="polite"></div>
+</fieldset>`;
+}
+
+function stepInputs(definition) {
+  return definition.inputs
+    .map((p) => {
+      const id = `step-in-${p.name}`;
+      const value = p.type === 'slack#/types/user_id' ? S.me : '';
+      const label = `${escapeHtml(p.title ?? p.name)}${p.is_required ? '' : ' (optional)'}`;
+      return `<label for="${id}">${label}</label><input id="${id}" data-input="${escapeHtml(p.name)}" value="${escapeHtml(value)}" autocomplete="off"${p.description ? ` title="${escapeHtml(p.description)}"` : ''}>`;
+    })
+    .join('');
+}
+
+async function runStep() {
+  const result = $('#step-result');
+  result.classList.remove('error');
+  result.textContent = '…';
+  const inputs = {};
+  for (const input of $$('#step-inputs [data-input]')) inputs[input.dataset.input] = input.value;
+  try {
+    const r = await api('step', { user: S.me, callbackId: $('#step-id').value, inputs });
+    if (r.state === 'completed') {
+      result.textContent = `Completed · outputs ${JSON.stringify(r.outputs)}`;
+    } else {
+      result.classList.add('error');
+      result.textContent = r.state === 'failed' ? `Failed · ${r.error}` : `Still running · ${r.error}`;
+    }
+  } catch (error) {
+    result.classList.add('error');
+    result.textContent = error.message;
+  }
 }
 
 async function simulator(op) {
@@ -1017,7 +1067,7 @@ async function bootstrap() {
         `<option value="${escapeHtml(u.id)}"${u.id === S.me ? ' selected' : ''}>${escapeHtml(u.realName)}${u.isAdmin ? ' (admin)' : ''}</option>`,
     )
     .join('');
-  $('#sim-toggle').hidden = !S.boot.simulator;
+  $('#sim-toggle').hidden = !S.boot.simulator && !(S.boot.functions ?? []).length;
   const views = await api(`views?${q({ user: S.me })}`);
   S.views.seq = 0;
   applyViews(views);
@@ -1124,6 +1174,7 @@ function wire() {
     }
     const sim = target.closest('[data-sim]');
     if (sim) return simulator(sim.dataset.sim);
+    if (target.closest('[data-step]')) return runStep();
     const element = target.closest('[data-action]');
     if (element?.dataset.type === 'button') return useElement(element);
     if (element?.dataset.type === 'overflow') {
@@ -1158,6 +1209,11 @@ function wire() {
     const target = /** @type {HTMLInputElement} */ (event.target);
     if (target.classList.contains('bk-file-pick')) {
       uploadPicked(target).catch((error) => toast(`Could not upload: ${error.message}`));
+      return;
+    }
+    if (target.id === 'step-id') {
+      const definition = (S.boot.functions ?? []).find((f) => f.callbackId === target.value);
+      if (definition) $('#step-inputs').innerHTML = stepInputs(definition);
       return;
     }
     if (target.id === 'user-switch') {

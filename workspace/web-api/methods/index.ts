@@ -2,6 +2,7 @@ import { chatMethods } from './chat.js';
 import type { MethodHandler } from './context.js';
 import { conversationMethods } from './conversations.js';
 import { fileMethods } from './files.js';
+import { functionMethods } from './functions.js';
 import { identityMethods } from './identity.js';
 import { viewMethods } from './views.js';
 
@@ -15,4 +16,5 @@ export const METHODS: Readonly<Record<string, MethodHandler>> = {
   ...conversationMethods,
   ...viewMethods,
   ...fileMethods,
+  ...functionMethods,
 };

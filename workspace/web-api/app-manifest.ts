@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+/** One input or output parameter of a custom step, as Slack puts it in `function_executed` (`function.input_parameters`). */
+export interface FunctionParameter {
+  name: string;
+  type: string;
+  title?: string;
+  description?: string;
+  is_required: boolean;
+}
+
+/** A custom step declared under `functions` in the manifest. */
+export interface FunctionDefinition {
+  callbackId: string;
+  title: string;
+  description?: string;
+  inputs: FunctionParameter[];
+  outputs: FunctionParameter[];
+}
+
+/** What of the app's manifest the workspace honours beyond its scopes: events it subscribes to, its custom steps. */
+export interface AppManifest {
+  botEvents: string[];
+  orgDeployEnabled: boolean;
+  functions: Map<string, FunctionDefinition>;
+}
+
+interface RawParameters {
+  properties?: Record<string, { type?: string; title?: string; description?: string; is_required?: boolean }>;
+  required?: string[];
+}
+
+function parameters(raw: RawParameters | undefined): FunctionParameter[] {
+  const required = new Set(raw?.required ?? []);
+  return Object.entries(raw?.properties ?? {}).map(([name, p]) => ({
+    name,
+    type: p.type ?? 'string',
+    ...(p.title ? { title: p.title } : {}),
+    ...(p.description ? { description: p.description } : {}),
+    is_required: required.has(name) || p.is_required === true,
+  }));
+}
+
+/** Reads a manifest (YAML, as manifest.yml is written). */
+export function parseAppManifest(text: string): AppManifest {
+  const doc = (parse(text) ?? {}) as {
+    settings?: { event_subscriptions?: { bot_events?: string[] }; org_deploy_enabled?: boolean };
+    functions?: Record<
+      string,
+      {
+        title?: string;
+        description?: string;
+        input_parameters?: RawParameters;
+        output_parameters?: RawParameters;
+      }
+    >;
+  };
+  const functions = new Map<string, FunctionDefinition>();
+  for (const [callbackId, f] of Object.entries(doc.functions ?? {})) {
+    functions.set(callbackId, {
+      callbackId,
+      title: f.title ?? callbackId,
+      ...(f.description ? { description: f.description } : {}),
+      inputs: parameters(f.input_parameters),
+      outputs: parameters(f.output_parameters),
+    });
+  }
+  return {
+    botEvents: doc.settings?.event_subscriptions?.bot_events ?? [],
+    orgDeployEnabled: doc.settings?.org_deploy_enabled === true,
+    functions,
+  };
+}
+
+const MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
+let cached: AppManifest | undefined;
+
+/** This repository's manifest.yml: what an app installed from it gets. */
+export function appManifest(): AppManifest {
+  cached ??= parseAppManifest(readFileSync(MANIFEST_URL, 'utf8'));
+  return cached;
+}

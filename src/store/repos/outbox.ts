@@ -12,14 +12,7 @@ import {
 } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { Database, OutboxTable } from '../schema.js';
-import type {
-  AbandonedTest,
-  JsonValue,
-  OutboxRepo,
-  OutboxRow,
-  OutboxState,
-  SendIntent,
-} from '../types.js';
+import type { AbandonedTest, JsonValue, OutboxRepo, OutboxRow, OutboxState, SendIntent } from '../types.js';
 
 type Row = Selectable<OutboxTable>;
 

@@ -65,6 +65,8 @@ export interface Config {
   };
   /** RETENTION_DAYS: message texts and phone numbers older than this are purged from the store. */
   readonly retentionDays: number;
+  /** SCHEDULE_GRACE_MINUTES: a scheduled send found this late is still sent; a later one waits for its author. */
+  readonly scheduleGraceMinutes: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -236,6 +238,7 @@ const envSchema = z.object({
   DIGEST_CATCH_UP_MINUTES: integer(0, 1440, 60),
   DIGEST_MIN_INTERVAL_SECONDS: integer(1, 604_800, DEFAULT_MIN_INTERVAL_SECONDS),
   RETENTION_DAYS: integer(1, 36_500, 180),
+  SCHEDULE_GRACE_MINUTES: integer(0, 1440, 15),
   DIGEST_CHARTS: z
     .string()
     .trim()
@@ -368,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minIntervalSeconds: e.DIGEST_MIN_INTERVAL_SECONDS,
     },
     retentionDays: e.RETENTION_DAYS,
+    scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     sending: {
       maxSegments: e.MAX_SEGMENTS,
       maxRecipients: e.MAX_RECIPIENTS,

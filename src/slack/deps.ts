@@ -4,6 +4,7 @@ import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { SendLease } from '../sending/lease.js';
 import type { Store } from '../store/index.js';
+import type { UserZones } from './user-zones.js';
 
 /** Limits and defaults of sending; each has an environment variable (see config.ts). */
 export interface SendingSettings {
@@ -30,6 +31,8 @@ export interface SlackSettings {
   sending: SendingSettings;
   /** DIGEST_MIN_INTERVAL_SECONDS; default DEFAULT_MIN_INTERVAL_SECONDS. */
   digestMinIntervalSeconds?: number;
+  /** SCHEDULE_GRACE_MINUTES; default 15. */
+  scheduleGraceMinutes?: number;
 }
 
 /** What every listener receives: built once in main.ts. */
@@ -43,4 +46,6 @@ export interface SlackDeps {
   nudgeTracker: (outboxId: number) => void;
   /** How this instance claims a send while its gateway call is in flight (default: see defaultSendLease). */
   sendLease?: SendLease;
+  /** Each user's Slack time zone (users.info), cached; scheduled sends are picked and shown in it. */
+  userZones?: UserZones;
 }

@@ -13,6 +13,7 @@ import { DigestScheduler } from './jobs/digest-scheduler.js';
 import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
 import { RetentionPurge } from './jobs/retention.js';
+import { ScheduledSender } from './jobs/scheduled-sends.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import { registerSecret } from './secrets.js';
@@ -22,7 +23,9 @@ import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/delivery-cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
+import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
+import { UserZones } from './slack/user-zones.js';
 import { openStore, type Store } from './store/index.js';
 
 /**
@@ -65,6 +68,8 @@ export interface Bot {
   readonly digests: DigestScheduler;
   readonly alerts: LowBalanceChecker;
   readonly retention: RetentionPurge;
+  /** Fires scheduled sends when due (tests call tick()). */
+  readonly scheduled: ScheduledSender;
   readonly http: RunningHttpServer;
   /** Local mode only: the stand-in for Slack, served by the bot's own HTTP server. */
   readonly workspace?: LocalWorkspace;
@@ -186,7 +191,9 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         simulated,
         sending: sendingSettingsOf(config.sending),
         digestMinIntervalSeconds: config.digests.minIntervalSeconds,
+        scheduleGraceMinutes: config.scheduleGraceMinutes,
       },
+      userZones: new UserZones({ fallback: config.reportTimeZone, logger, now }),
       now,
       nudgeTracker: (id) => {
         void tracker?.pollNow(id).catch(() => undefined);
@@ -317,6 +324,14 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       settings: { retentionDays: config.retentionDays, instanceId },
     });
 
+    const scheduled = new ScheduledSender({
+      store,
+      logger,
+      now,
+      port: slackScheduledPort(deps, slack.app.client),
+      settings: { graceMinutes: config.scheduleGraceMinutes },
+    });
+
     health = healthReporter({
       store,
       gateway: gatewayProbe(gateway),
@@ -331,6 +346,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       () => digests.stop(),
       () => alerts.stop(),
       () => retention.stop(),
+      () => scheduled.stop(),
     );
     // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
     closers.push(() => http.close());
@@ -350,6 +366,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       digests,
       alerts,
       retention,
+      scheduled,
       http,
       workspace,
       health: () => health(),
@@ -362,6 +379,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
           digests.start();
           alerts.start();
           retention.start();
+          scheduled.start();
         }
         await slack.start();
         closers.push(() => slack.stop());

@@ -132,7 +132,11 @@ export async function rescheduleSend(
 }
 
 /** Cancels a send that has not gone yet; false when it already went or was cancelled. */
-export async function cancelScheduledSend(deps: ScheduleDeps, outboxId: number, by: string): Promise<boolean> {
+export async function cancelScheduledSend(
+  deps: ScheduleDeps,
+  outboxId: number,
+  by: string,
+): Promise<boolean> {
   const at = deps.now();
   const cancelled = await deps.store.outbox.cancelScheduled(outboxId, by, at);
   if (cancelled) {

@@ -9,6 +9,7 @@ import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './b
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
+import { registerScheduledActions } from './scheduled.js';
 
 export function register(app: App, deps: SlackDeps): void {
   // One queue for every compose change, so keystrokes, mode and template updates of a view never race.
@@ -26,4 +27,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.confirm, type: 'block_actions' }, confirmMatchHandler(deps));
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
   registerInboundActions(app, deps);
+  registerScheduledActions(app, deps);
 }

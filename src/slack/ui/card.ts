@@ -1,10 +1,10 @@
 import type { KnownBlock } from '@slack/types';
+import { optedOutAtSending } from '../../sending/send.js';
 import type { OutboxRow } from '../../store/index.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
-import { optedOutAtSending } from '../../sending/send.js';
+import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
 import { scheduledCard, scheduledContext } from './scheduled.js';
 import { leftOutText } from './send-checks.js';
-import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
 
 export const CARD_ACTIONS = {
   refresh: 'card_refresh',

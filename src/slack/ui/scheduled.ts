@@ -116,7 +116,9 @@ function buttons(row: OutboxRow, withEdit: boolean): KnownBlock {
           'Wait',
         ),
       },
-      ...(withEdit ? [{ type: 'button' as const, action_id: SCHEDULED_ACTIONS.edit, text: plain('Edit'), value }] : []),
+      ...(withEdit
+        ? [{ type: 'button' as const, action_id: SCHEDULED_ACTIONS.edit, text: plain('Edit'), value }]
+        : []),
       {
         type: 'button',
         action_id: SCHEDULED_ACTIONS.cancel,
@@ -169,7 +171,9 @@ export function scheduledCard(
     ),
     buttons(row, true),
   ];
-  const text = held ? `Scheduled SMS ${reference(row)} held: it was due ${when}` : `SMS scheduled for ${when}`;
+  const text = held
+    ? `Scheduled SMS ${reference(row)} held: it was due ${when}`
+    : `SMS scheduled for ${when}`;
   return { text, blocks };
 }
 
@@ -217,7 +221,10 @@ export function scheduledHomeBlocks(rows: readonly OutboxRow[] | undefined, prob
   if (!rows) return [title, context(`:warning: Not available: ${escapeMrkdwn(problem ?? 'unknown reason')}`)];
   if (rows.length === 0) return [title, context('None waiting.')];
   const shown = rows.slice(0, 10);
-  const more = rows.length > shown.length ? `\n…and ${formatCount(rows.length - shown.length)} more: \`/sms scheduled\`` : '';
+  const more =
+    rows.length > shown.length
+      ? `\n…and ${formatCount(rows.length - shown.length)} more: \`/sms scheduled\``
+      : '';
   return [title, section(`${shown.map(listLine).join('\n')}${more}`)];
 }
 

@@ -32,6 +32,10 @@ export interface HarnessOptions {
   /** A store of the test's choosing (e.g. PostgreSQL behind a proxy that can be cut); closed with the harness. */
   store?: Store;
   logger?: Logger;
+  /** The bot's clock (buildBot's `now`): a test moves it instead of sleeping. */
+  now?: () => Date;
+  /** More environment variables for the bot (e.g. SCHEDULE_GRACE_MINUTES). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -86,9 +90,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         ? { SMS_GATEWAY_URL: options.gatewayUrl, SMS_GATEWAY_USERNAME: 'demo', SMS_GATEWAY_PASSWORD: 'demo' }
         : {}),
       ...sendingEnv(options.sending ?? {}),
+      ...options.env,
     },
     {
       slackLimits: options.slackLimits,
+      ...(options.now ? { now: options.now } : {}),
       ...(options.store ? { store: options.store } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     },

@@ -87,6 +87,10 @@ describe('scheduling from the compose modal', () => {
     await h.store.permissions.grant(users.alice, 'sender', users.admin);
     const alices = await h.openCompose('send', users.alice);
     expect(blocksOf(alices)).toContain('your Slack time zone, Europe/Paris');
+    // The zone is asked of Slack once per user, then cached.
+    await h.openCompose('send');
+    const asked = h.fake.state.calls('users.info').filter((c) => c.args.user === users.admin);
+    expect(asked).toHaveLength(1);
   });
 
   it('refuses a time too soon, too far or missing, as an error on the picker, and saves nothing', async () => {
@@ -349,5 +353,34 @@ describe('a scheduled send that the balance cannot pay for', () => {
     );
     expect(blocksOf(card)).toContain('usable balance');
     expect(await costly.control.callCount('Submit')).toBe(0);
+  });
+});
+
+describe('a workspace that does not grant users:read', () => {
+  let bare: Harness;
+  beforeAll(async () => {
+    bare = await startHarness({
+      now,
+      fakeSlack: {
+        scopes: [
+          'commands',
+          'chat:write',
+          'channels:join',
+          'channels:read',
+          'groups:read',
+          'im:read',
+          'mpim:read',
+        ],
+      },
+    });
+  });
+  afterAll(() => bare.close());
+
+  it('is refused users.info, as Slack does, and the picker says which zone stands in', async () => {
+    const view = await bare.openCompose('send');
+    const call = bare.fake.state.calls('users.info').at(-1);
+    expect(call?.result).toMatchObject({ ok: false, error: 'missing_scope', needed: 'users:read' });
+    const at = view.blocks.find((b) => b.block_id === 'schedule_at') as { hint: { text: string } };
+    expect(at.hint.text).toContain('Europe/Istanbul (your Slack time zone could not be read)');
   });
 });

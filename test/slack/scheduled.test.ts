@@ -280,7 +280,7 @@ describe('the card’s buttons', () => {
     );
     const view = h.fake.state.views.get(String(call.args.view_id))!;
     expect(blocksOf(view)).toContain('First wording');
-    expect(blocksOf(view)).toContain('0532 100 00 01');
+    expect(blocksOf(view)).toContain('+90 532 100 00 01');
     expect(JSON.stringify(view.title)).toContain('Edit scheduled SMS');
     const picker = view.blocks.find((b) => b.block_id === 'schedule_at') as {
       element: { initial_date_time?: number };

@@ -137,6 +137,31 @@ function scheduledContract(backend: Backend): void {
     expect(await store.outbox.get(row.id)).toMatchObject({ state: 'cancelled' });
     expect(await store.outbox.claimScheduled(row.id, claim('A', { dueBy: at(100) }))).toBeUndefined();
   });
+
+  it('keeps nothing typed in the modal once a number is forgotten or the send is purged', async () => {
+    const typed = {
+      schedule: { timeZone: 'Europe/Istanbul', input: { csvText: 'number\n0532 123 45 67', text: 'Hi' } },
+    };
+    const forgotten = (await store.outbox.createScheduled({ ...intent('f', at(20)), payload: typed })).row;
+    await store.outbox.forgetNumber('905321234567', at(1));
+    expect(await store.outbox.get(forgotten.id)).toMatchObject({
+      state: 'scheduled',
+      recipients: ['905329876543'],
+      payload: { schedule: { timeZone: 'Europe/Istanbul' } },
+    });
+    expect(JSON.stringify((await store.outbox.get(forgotten.id))?.payload)).not.toContain('0532');
+
+    const purged = (await store.outbox.createScheduled({ ...intent('p', at(20)), payload: typed })).row;
+    await store.outbox.cancelScheduled(purged.id, 'U1', at(2));
+    await store.outbox.purgeContentBefore(at(100), at(100));
+    const after = await store.outbox.get(purged.id);
+    expect(after).toMatchObject({
+      text: '',
+      recipients: [],
+      payload: { schedule: { timeZone: 'Europe/Istanbul' } },
+    });
+    expect(JSON.stringify(after?.payload)).not.toContain('input');
+  });
 }
 
 describe('scheduled sends in the store: sqlite', () => scheduledContract(sqliteBackend));

@@ -111,7 +111,7 @@ export function editHandler(deps: SlackDeps) {
         },
         {
           mode,
-          recipients: text('recipientsText') || row.recipients.map(formatNumber).join('\n'),
+          recipients: row.recipients.map(formatNumber).join('\n'),
           csv: text('csvText'),
           text: text('text') ?? row.text,
           sender: row.sender ?? undefined,

@@ -38,12 +38,15 @@ interface DraftToSave {
   schedule?: StoredSchedule;
 }
 
-/** What Edit needs to reopen the modal: the fields as typed (a saved list by name). */
+/**
+ * What Edit needs to reopen the modal as it was. Retention and `/sms forget` drop it (see the outbox
+ * repository); Edit then falls back to the row's recipients and text.
+ */
 export function inputOf(input: Omit<ComposeInput, 'listMembers'>): { [key: string]: JsonValue } {
   return {
     mode: input.mode,
-    recipientsText: input.recipientsText,
-    csvText: input.csvText,
+    // Numbers typed in same-text mode are on the row itself; a CSV cannot be rebuilt from it.
+    ...(input.mode === 'personalised' ? { csvText: input.csvText } : {}),
     text: input.text,
     ...(input.sender ? { sender: input.sender } : {}),
     ...(input.listName ? { listName: input.listName } : {}),

@@ -62,15 +62,29 @@ interface Envelope {
   to?: unknown;
 }
 
-/** The payload without the personalised envelopes whose recipient `keep` refuses (all of them by default). */
+/**
+ * The payload without the personalised envelopes whose recipient `keep` refuses (all of them by default),
+ * and without what a scheduled send kept of its compose modal for Edit (numbers and text as typed).
+ */
 function payloadKeeping(payload: string | null, keep: (envelope: Envelope) => boolean = () => false) {
   const value = fromJson<JsonValue>(payload);
-  if (!value || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.envelopes)) {
-    return payload;
-  }
-  const envelopes = (value.envelopes as Envelope[]).filter(keep) as JsonValue[];
-  const { envelopes: _, ...rest } = value;
-  return JSON.stringify(envelopes.length > 0 ? { ...rest, envelopes } : rest);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return payload;
+  const schedule = value.schedule;
+  const typed = schedule && typeof schedule === 'object' && !Array.isArray(schedule) && 'input' in schedule;
+  if (!Array.isArray(value.envelopes) && !typed) return payload;
+  const { envelopes: _, schedule: __, ...rest } = value;
+  const kept = Array.isArray(value.envelopes)
+    ? ((value.envelopes as Envelope[]).filter(keep) as JsonValue[])
+    : [];
+  const withoutInput =
+    schedule && typeof schedule === 'object' && !Array.isArray(schedule)
+      ? (({ input: ___, ...other }) => other)(schedule)
+      : schedule;
+  return JSON.stringify({
+    ...rest,
+    ...(schedule !== undefined ? { schedule: withoutInput } : {}),
+    ...(kept.length > 0 ? { envelopes: kept } : {}),
+  });
 }
 
 type Condition = (eb: ExpressionBuilder<Database, 'outbox'>) => Expression<SqlBool>;

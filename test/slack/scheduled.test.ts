@@ -309,6 +309,29 @@ describe('the card’s buttons', () => {
   });
 });
 
+describe('an edit saved with Send now', () => {
+  it('applies the edit and sends it at once, once', async () => {
+    await schedule('Before the edit', clock + minutes(90));
+    const card = await postedCard('Before the edit');
+    const after = h.fake.state.journal.seq;
+    await click(card, 'scheduled_edit');
+    const call = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const saved = await h.submitCompose(view, { text: 'After the edit', when: 'now' });
+    expect(saved.outcome.kind).toBe('updated');
+    const sent = await cardOf('After the edit', /SMS batch \d+/);
+    expect(sent.ts).toBe(card.ts);
+    expect(await h.control.callCount('Submit')).toBe(1);
+    clock += minutes(91);
+    await h.bot.scheduled.tick();
+    expect(await h.control.callCount('Submit')).toBe(1);
+  });
+});
+
 describe('lists of what waits', () => {
   it('/sms scheduled and the App Home list the pending sends, soonest first, with their zone', async () => {
     await schedule('Later one', Date.parse('2026-11-25T12:00:00Z'));

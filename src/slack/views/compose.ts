@@ -106,6 +106,13 @@ async function sendOrSchedule(
   }
 }
 
+/** What the modal shows while the send goes, or while a scheduled one is saved. */
+function waitingView(deps: SlackDeps, stored: StoredDraft) {
+  return stored.schedule && !stored.schedule.sendNow
+    ? sendNoticeView(':hourglass_flowing_sand: Saving the scheduled send…')
+    : sendingView(stored.draft, deps.settings.simulated);
+}
+
 async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
   if (!name) return undefined;
   return (await deps.store.recipientLists.get(name))?.members;
@@ -183,7 +190,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       });
       return;
     }
-    await ack({ response_action: 'update', view: sendingView(result.draft, deps.settings.simulated) });
+    await ack({ response_action: 'update', view: waitingView(deps, stored) });
     await sendOrSchedule(deps, client, userId, stored, view.id);
   };
 }
@@ -204,7 +211,7 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     // The role, opt-outs and limits are checked by the send path itself, at the moment of sending,
     // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
     const stored = found.payload as unknown as StoredDraft;
-    await ack({ response_action: 'update', view: sendingView(stored.draft, deps.settings.simulated) });
+    await ack({ response_action: 'update', view: waitingView(deps, stored) });
     await sendOrSchedule(deps, client, userId, stored, view.id);
     // The compose view below is left as it was; submitting it again finds the same key and sends nothing.
     await client.views

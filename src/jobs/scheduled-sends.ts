@@ -7,8 +7,9 @@ export interface ScheduledSendPort {
   /**
    * Sends a due send through the one entry point an immediate confirmed send uses; its claim (only if still
    * scheduled and due by `dueBy`) makes sure it goes once across instances. Its card says what happened.
+   * True when this instance made it (sent, or refused at sending); false when another had claimed it.
    */
-  fire(row: OutboxRow, dueBy: Date): Promise<void>;
+  fire(row: OutboxRow, dueBy: Date): Promise<boolean>;
   /** A send found too late was held: its card asks its author to send it now or cancel it. */
   held(row: OutboxRow): Promise<void>;
 }
@@ -87,8 +88,7 @@ export class ScheduledSender {
           }
           continue;
         }
-        await port.fire(row, now);
-        fired++;
+        if (await port.fire(row, now)) fired++;
       } catch (error) {
         log.warn(
           { err: error instanceof Error ? error.message : String(error) },

@@ -10,7 +10,8 @@ export function slackScheduledPort(deps: SlackDeps, client: WebClient): Schedule
   return {
     fire: async (row, dueBy) => {
       // One call into the entry point an immediate confirmed send uses; the claim inside decides who sends.
-      await sendAndShow(deps, client, requestOfScheduled(row, { dueBy }));
+      const outcome = await sendAndShow(deps, client, requestOfScheduled(row, { dueBy }));
+      return outcome.kind !== 'duplicate';
     },
     held: (row) => updateCard(deps, client, row),
   };

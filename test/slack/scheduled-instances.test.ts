@@ -58,13 +58,14 @@ describe.skipIf(!pgUrl)(`two instances on PostgreSQL${pgSkipNote}`, () => {
     });
 
     clock += 20 * 60_000;
-    await Promise.all([
+    const passes = await Promise.all([
       h.bot.scheduled.tick(),
       second.bot.scheduled.tick(),
       h.bot.scheduled.tick(),
       second.bot.scheduled.tick(),
     ]);
     expect(await h.control.callCount('Submit')).toBe(texts.length);
+    expect(passes.reduce((n, p) => n + p.fired, 0)).toBe(texts.length);
     const rows = (await second.bot.store.outbox.recent(20)).filter((r) => texts.includes(r.text));
     expect(rows.map((r) => r.state)).toEqual(texts.map(() => 'submitted'));
     expect(new Set(rows.map((r) => r.messageId)).size).toBe(texts.length);

@@ -171,7 +171,7 @@ describe('when a scheduled send is due', () => {
     clock += minutes(1);
     const passes = await Promise.all([h.bot.scheduled.tick(), h.bot.scheduled.tick()]);
     await h.bot.scheduled.tick();
-    expect(passes.reduce((n, p) => n + p.fired, 0)).toBeGreaterThanOrEqual(1);
+    expect(passes.reduce((n, p) => n + p.fired, 0)).toBe(1);
     expect(await h.control.callCount('Submit')).toBe(1);
     const row = await rowOf('Due at seven');
     expect(row).toMatchObject({ state: 'submitted', recipientCount: 1 });

@@ -101,7 +101,8 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
         recipients: [...plan.recipients],
         segments: plan.totalSegments,
         estimatedCost: plan.estimatedCost,
-        payload: { ...payload, ...request.scheduled.keep },
+        // When it was handed on: the gateway check looks for it around then, not around its scheduling.
+        payload: { ...payload, ...request.scheduled.keep, claimedAt: createdAt.toISOString() },
       })
     : await deps.store.outbox.createPending({
         idempotencyKey: request.idempotencyKey,

@@ -332,6 +332,41 @@ describe('an edit saved with Send now', () => {
   });
 });
 
+describe('a scheduled send whose gateway reply never came', () => {
+  // A store of its own: the simulator restarts its MessageIds at each reset, and the gateway check leaves
+  // out batches already recorded on other sends.
+  let quiet: Harness;
+  beforeAll(async () => {
+    quiet = await startHarness({ now });
+  });
+  afterAll(() => quiet.close());
+
+  it('is state unknown, and Check the gateway looks for it around when it went, not when it was scheduled', async () => {
+    // Real time here: the simulator stamps batches with its own clock. Scheduled three hours ago…
+    clock = Date.now() - minutes(180);
+    const view = await quiet.openCompose('send');
+    await quiet.submitCompose(view, {
+      recipients: '0532 100 00 01',
+      text: 'Gone quiet',
+      when: 'schedule',
+      schedule_at: pick(Date.now() + minutes(60)),
+    });
+    const card = await postedCard('Gone quiet', quiet);
+    // …sent now, and the gateway's reply never comes in time.
+    clock = Date.now();
+    await quiet.control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 5_000 });
+    await quiet.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_send_now' });
+    const unknown = await quiet.fake.state.waitForMessage(
+      (m) => blocksOf(m).includes('Gone quiet') && blocksOf(m).includes('State unknown'),
+    );
+    expect(unknown.ts).toBe(card.ts);
+    clock = Date.now();
+    quiet.mark();
+    await quiet.driver.blockAction({ userId: users.admin, message: unknown, actionId: 'card_check_gateway' });
+    await quiet.ephemeral(users.admin, /The gateway has one batch matching send S-\d+/);
+  });
+});
+
 describe('lists of what waits', () => {
   it('/sms scheduled and the App Home list the pending sends, soonest first, with their zone', async () => {
     await schedule('Later one', Date.parse('2026-11-25T12:00:00Z'));

@@ -64,7 +64,11 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
     part(async () => {
       const midnight = startOfDay(new TZDate(now.getTime(), timeZone));
       const rows = (await store.outbox.sentSince(new Date(midnight.getTime()))).filter(
-        (r) => r.state === 'submitted' || r.state === 'cancelled' || r.state === 'unknown',
+        // A scheduled send cancelled before it went has no MessageId and cost nothing.
+        (r) =>
+          r.state === 'submitted' ||
+          r.state === 'unknown' ||
+          (r.state === 'cancelled' && r.messageId !== null),
       );
       return {
         batches: rows.length,

@@ -13,6 +13,7 @@ import { DigestScheduler } from './jobs/digest-scheduler.js';
 import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
 import { RetentionPurge } from './jobs/retention.js';
+import { ScheduledSender } from './jobs/scheduled-sends.js';
 import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import type { BotMetrics, RunningMetricsServer } from './metrics/index.js';
@@ -24,7 +25,9 @@ import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/delivery-cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
+import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
+import { UserZones } from './slack/user-zones.js';
 import { openStore, type Store } from './store/index.js';
 
 /**
@@ -67,6 +70,8 @@ export interface Bot {
   readonly digests: DigestScheduler;
   readonly alerts: LowBalanceChecker;
   readonly retention: RetentionPurge;
+  /** Fires scheduled sends when due (tests call tick()). */
+  readonly scheduled: ScheduledSender;
   readonly http: RunningHttpServer;
   /** Local mode only: the stand-in for Slack, served by the bot's own HTTP server. */
   readonly workspace?: LocalWorkspace;
@@ -210,7 +215,9 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         sending: sendingSettingsOf(config.sending),
         digestMinIntervalSeconds: config.digests.minIntervalSeconds,
         workflowMaxRecipients: config.workflowMaxRecipients,
+        scheduleGraceMinutes: config.scheduleGraceMinutes,
       },
+      userZones: new UserZones({ fallback: config.reportTimeZone, logger, now }),
       now,
       nudgeTracker: (id) => {
         void tracker?.pollNow(id).catch(() => undefined);
@@ -360,6 +367,15 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       jobObserver: metrics?.jobs,
     });
 
+    const scheduled = new ScheduledSender({
+      store,
+      logger,
+      now,
+      port: slackScheduledPort(deps, slack.app.client),
+      settings: { graceMinutes: config.scheduleGraceMinutes },
+      jobObserver: metrics?.jobs,
+    });
+
     health = healthReporter({
       store,
       gateway: gatewayProbe(gateway),
@@ -374,6 +390,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       () => digests.stop(),
       () => alerts.stop(),
       () => retention.stop(),
+      () => scheduled.stop(),
     );
     // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
     closers.push(() => http.close());
@@ -393,6 +410,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       digests,
       alerts,
       retention,
+      scheduled,
       http,
       workspace,
       metrics: metricsServer,
@@ -406,6 +424,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
           digests.start();
           alerts.start();
           retention.start();
+          scheduled.start();
         }
         await slack.start();
         closers.push(() => slack.stop());

@@ -67,6 +67,8 @@ export interface Config {
   readonly retentionDays: number;
   /** WORKFLOW_MAX_RECIPIENTS: most recipients of one Workflow Builder step send. */
   readonly workflowMaxRecipients: number;
+  /** SCHEDULE_GRACE_MINUTES: a scheduled send found this late is still sent; a later one waits for its author. */
+  readonly scheduleGraceMinutes: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** METRICS_PORT: GET /metrics on a listener of its own, on HOST; undefined: no metrics at all. */
   readonly metricsPort?: number;
@@ -241,6 +243,7 @@ const envSchema = z.object({
   DIGEST_MIN_INTERVAL_SECONDS: integer(1, 604_800, DEFAULT_MIN_INTERVAL_SECONDS),
   RETENTION_DAYS: integer(1, 36_500, 180),
   WORKFLOW_MAX_RECIPIENTS: integer(1, 100_000, 10),
+  SCHEDULE_GRACE_MINUTES: integer(0, 1440, 15),
   DIGEST_CHARTS: z
     .string()
     .trim()
@@ -395,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     retentionDays: e.RETENTION_DAYS,
     workflowMaxRecipients: e.WORKFLOW_MAX_RECIPIENTS,
+    scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     sending: {
       maxSegments: e.MAX_SEGMENTS,
       maxRecipients: e.MAX_RECIPIENTS,

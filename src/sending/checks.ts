@@ -21,7 +21,9 @@ export type SendRefusal =
   | { kind: 'all-opted-out'; optedOut: readonly string[] }
   | { kind: 'too-many-recipients'; recipients: number; limit: number }
   | { kind: 'too-many-segments'; segments: number; limit: number }
-  | { kind: 'unsendable-text'; recipient?: string; characters: readonly UnsendableCharacter[] };
+  | { kind: 'unsendable-text'; recipient?: string; characters: readonly UnsendableCharacter[] }
+  /** Asked of scheduled sends: the usable balance is below the estimated cost of what is left to send. */
+  | { kind: 'balance-short'; needed: number; usable: number };
 
 export interface SendCheck {
   /** The request to send: opted-out numbers left out, segments and cost counted for what is left. */
@@ -76,7 +78,13 @@ function withoutNumbers(plan: SendPlan, numbers: ReadonlySet<string>): SendPlan 
  * what was confirmed); a refusal sends nothing at all.
  */
 export async function checkAtSending(
-  deps: { policy: SendPolicy; store: Pick<Store, 'optOuts'>; logger: Logger },
+  deps: {
+    policy: SendPolicy;
+    store: Pick<Store, 'optOuts'>;
+    logger: Logger;
+    /** The usable balance now; asked only when the request says checkBalance. */
+    usableBalance?: () => Promise<number>;
+  },
   request: SendRequest,
 ): Promise<SendCheck> {
   const refused = (refusal: SendRefusal, optedOut: readonly string[] = []): SendCheck => ({
@@ -108,7 +116,7 @@ export async function checkAtSending(
       optedOut,
     );
   }
-  if (left === request.plan) return { request, optedOut };
+  if (left === request.plan) return withBalance(deps, { request, optedOut });
   deps.logger.info(
     { user: request.slackUser, key: request.idempotencyKey, optedOut: optedOut.length },
     'numbers that opted out since the compose are left out of the send',
@@ -116,7 +124,33 @@ export async function checkAtSending(
   // The price per segment the user saw when they confirmed, applied to what is really sent.
   const price = request.plan.totalSegments > 0 ? request.plan.estimatedCost / request.plan.totalSegments : 0;
   const plan: SendPlan = { ...left, totalSegments: segments.total, estimatedCost: segments.total * price };
-  return { request: { ...request, plan }, optedOut };
+  return withBalance(deps, { request: { ...request, plan }, optedOut });
+}
+
+/**
+ * A send made long after it was composed (a scheduled one) asks the gateway's usable balance first: below
+ * the estimated cost of what is left to send, nothing goes. A balance that cannot be read stops nothing:
+ * the gateway refuses a send it cannot pay for, and that refusal is shown.
+ */
+async function withBalance(
+  deps: { usableBalance?: () => Promise<number>; logger: Logger },
+  check: SendCheck,
+): Promise<SendCheck> {
+  const { request } = check;
+  if (!request.checkBalance || !deps.usableBalance) return check;
+  let usable: number;
+  try {
+    usable = await deps.usableBalance();
+  } catch (error) {
+    deps.logger.warn(
+      { key: request.idempotencyKey, err: error instanceof Error ? error.message : String(error) },
+      'balance not read before a scheduled send; sending, the gateway refuses what it cannot pay for',
+    );
+    return check;
+  }
+  const needed = request.plan.estimatedCost;
+  if (usable >= needed) return check;
+  return { ...check, refusal: { kind: 'balance-short', needed, usable } };
 }
 
 /** One line for the outbox row and the log: what stopped the send. */
@@ -134,6 +168,8 @@ export function refusalReason(refusal: SendRefusal): string {
       const first = refusal.characters[0]!;
       return `character ${first.position} of the text cannot be sent (${first.kind})`;
     }
+    case 'balance-short':
+      return `the usable balance (${refusal.usable.toFixed(2)}) is below the estimated cost (${refusal.needed.toFixed(2)})`;
   }
 }
 

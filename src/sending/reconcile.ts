@@ -18,8 +18,11 @@ export interface GatewayCheck {
   listed: number;
 }
 
-export function checkRange(row: Pick<OutboxRow, 'createdAt'>): { begin: Date; end: Date } {
-  const t = row.createdAt.getTime();
+export function checkRange(row: Pick<OutboxRow, 'createdAt' | 'payload'>): { begin: Date; end: Date } {
+  // A scheduled send reached the gateway when it was claimed, long after its row was written.
+  const claimedAt = (row.payload as { claimedAt?: unknown } | null)?.claimedAt;
+  const claimed = typeof claimedAt === 'string' ? Date.parse(claimedAt) : Number.NaN;
+  const t = Number.isFinite(claimed) ? claimed : row.createdAt.getTime();
   return { begin: new Date(t - BEFORE_MS), end: new Date(t + AFTER_MS) };
 }
 

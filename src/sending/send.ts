@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type DataCoding, type Gateway, GatewayError, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import { scrubSecrets } from '../secrets.js';
-import type { OutboxRow, Store } from '../store/index.js';
+import type { JsonValue, OutboxRow, Store } from '../store/index.js';
 import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
 import { defaultSendLease, keepLease, type SendLease } from './lease.js';
 
@@ -27,6 +27,20 @@ export interface SendRequest {
   channel: string;
   threadTs?: string;
   plan: SendPlan;
+  /** Ask the gateway's balance before sending (a scheduled send, composed long ago). */
+  checkBalance?: boolean;
+  /**
+   * A scheduled send: its outbox row already exists and is claimed (scheduled → pending) instead of
+   * created; whoever loses the claim gets `duplicate` and sends nothing.
+   */
+  scheduled?: {
+    outboxId: number;
+    from: readonly ('scheduled' | 'held')[];
+    /** Only if it is due by then (the job); unset for Send now. */
+    dueBy?: Date;
+    /** Kept in the row's payload (what the card says about the schedule). */
+    keep: { [key: string]: JsonValue };
+  };
 }
 
 export type SendOutcome =
@@ -97,33 +111,42 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
 async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
   // Before the row, so that it records what is really sent (opted-out numbers left out); a refusal is
   // recorded on the row below, so that a repeated confirm still finds the first one.
-  const check = await checkAtSending(deps, requested);
+  const check = await checkAtSending(
+    { ...deps, usableBalance: async () => (await deps.gateway.getBalance()).usable },
+    requested,
+  );
   const { request } = check;
   const { plan } = request;
   const lease = deps.sendLease ?? defaultSendLease();
   const createdAt = deps.now();
-  const { row, created } = await deps.store.outbox.createPending({
-    idempotencyKey: request.idempotencyKey,
-    slackUser: request.slackUser,
-    channel: request.channel,
-    sender: plan.sender,
-    recipients: [...plan.recipients],
-    text: plan.text,
-    segments: plan.totalSegments,
-    encoding: plan.encoding,
-    estimatedCost: plan.estimatedCost,
-    payload: {
-      mode: plan.envelopes ? 'personalised' : 'same',
-      validityMinutes: plan.validityMinutes,
-      dataCoding: plan.dataCoding,
-      threadTs: request.threadTs ?? null,
-      ...(check.optedOut.length > 0 ? { optedOutAtSending: [...check.optedOut] } : {}),
-      ...(plan.envelopes ? { envelopes: plan.envelopes.map((e) => ({ to: e.to, message: e.message })) } : {}),
-    },
-    at: createdAt,
-    owner: lease.owner,
-    leaseUntil: new Date(createdAt.getTime() + lease.ttlMs),
-  });
+  const payload = outboxPayloadOf(request, check.optedOut);
+  const leaseUntil = new Date(createdAt.getTime() + lease.ttlMs);
+  const { row, created } = request.scheduled
+    ? await claimScheduled(deps, request.scheduled, {
+        at: createdAt,
+        owner: lease.owner,
+        leaseUntil,
+        recipients: [...plan.recipients],
+        segments: plan.totalSegments,
+        estimatedCost: plan.estimatedCost,
+        // When it was handed on: the gateway check looks for it around then, not around its scheduling.
+        payload: { ...payload, ...request.scheduled.keep, claimedAt: createdAt.toISOString() },
+      })
+    : await deps.store.outbox.createPending({
+        idempotencyKey: request.idempotencyKey,
+        slackUser: request.slackUser,
+        channel: request.channel,
+        sender: plan.sender,
+        recipients: [...plan.recipients],
+        text: plan.text,
+        segments: plan.totalSegments,
+        encoding: plan.encoding,
+        estimatedCost: plan.estimatedCost,
+        payload,
+        at: createdAt,
+        owner: lease.owner,
+        leaseUntil,
+      });
   const log = deps.logger.child({ outboxId: row.id, user: request.slackUser });
   if (!created) {
     log.info({ state: row.state }, 'send repeated with the same key: not sent again');
@@ -194,6 +217,39 @@ async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOut
   } finally {
     heartbeat.stop();
   }
+}
+
+/** The payload of an outbox row: how the send goes out, and who was left out at sending. */
+export function outboxPayloadOf(
+  request: Pick<SendRequest, 'plan' | 'threadTs'>,
+  optedOut: readonly string[] = [],
+): { [key: string]: JsonValue } {
+  const { plan } = request;
+  return {
+    mode: plan.envelopes ? 'personalised' : 'same',
+    validityMinutes: plan.validityMinutes,
+    dataCoding: plan.dataCoding,
+    threadTs: request.threadTs ?? null,
+    ...(optedOut.length > 0 ? { optedOutAtSending: [...optedOut] } : {}),
+    ...(plan.envelopes ? { envelopes: plan.envelopes.map((e) => ({ to: e.to, message: e.message })) } : {}),
+  };
+}
+
+/** The claim of a scheduled send, shaped as createPending's answer: the row, and whether this call won it. */
+async function claimScheduled(
+  deps: SendDeps,
+  scheduled: NonNullable<SendRequest['scheduled']>,
+  claim: Omit<Parameters<Store['outbox']['claimScheduled']>[1], 'from' | 'dueBy'>,
+): Promise<{ row: OutboxRow; created: boolean }> {
+  const claimed = await deps.store.outbox.claimScheduled(scheduled.outboxId, {
+    ...claim,
+    from: scheduled.from,
+    ...(scheduled.dueBy ? { dueBy: scheduled.dueBy } : {}),
+  });
+  if (claimed) return { row: claimed, created: true };
+  const current = await deps.store.outbox.get(scheduled.outboxId);
+  if (!current) throw new Error(`scheduled send ${scheduled.outboxId} is gone from the outbox`);
+  return { row: current, created: false };
 }
 
 type Landing =

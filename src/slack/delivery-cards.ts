@@ -22,6 +22,7 @@ export async function postCard(
   const card = deliveryCard(row, {
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
+    graceMinutes: deps.settings.scheduleGraceMinutes,
   });
   const channel = row.channel ?? row.slackUser;
   const post = (target: string, thread?: string) =>
@@ -57,6 +58,7 @@ export async function updateCard(deps: SlackDeps, client: WebClient, row: Outbox
   const card = deliveryCard(row, {
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
+    graceMinutes: deps.settings.scheduleGraceMinutes,
   });
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }

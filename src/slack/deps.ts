@@ -5,6 +5,7 @@ import type { Logger } from '../log.js';
 import type { SendLease } from '../sending/lease.js';
 import type { SendObserver } from '../sending/send.js';
 import type { Store } from '../store/index.js';
+import type { UserZones } from './user-zones.js';
 
 /** Limits and defaults of sending; each has an environment variable (see config.ts). */
 export interface SendingSettings {
@@ -33,6 +34,8 @@ export interface SlackSettings {
   digestMinIntervalSeconds?: number;
   /** WORKFLOW_MAX_RECIPIENTS; default DEFAULT_WORKFLOW_MAX_RECIPIENTS (src/slack/events/workflow-steps.ts). */
   workflowMaxRecipients?: number;
+  /** SCHEDULE_GRACE_MINUTES; default 15. */
+  scheduleGraceMinutes?: number;
 }
 
 /** What every listener receives: built once in main.ts. */
@@ -48,4 +51,6 @@ export interface SlackDeps {
   sendLease?: SendLease;
   /** Told of every send's outcome (the metrics, when METRICS_PORT is set). */
   sendObserver?: SendObserver;
+  /** Each user's Slack time zone (users.info), cached; scheduled sends are picked and shown in it. */
+  userZones?: UserZones;
 }

@@ -38,6 +38,8 @@ export interface OutboxTable {
   redacted_at: number | null;
   owner: string | null;
   lease_until: number | null;
+  /** A scheduled (or held) send: when it is due. */
+  due_at: number | null;
 }
 
 export interface InboundMessagesTable {

@@ -30,7 +30,39 @@ export interface Health {
 
 // ---- outbox ----
 
-export type OutboxState = 'pending' | 'submitted' | 'failed' | 'unknown' | 'cancelled';
+/**
+ * `scheduled`: waits for its time (due_at); `held`: its time passed while nothing ran, longer ago than the
+ * grace, and it waits for its author to send it now or cancel it. Both become `pending` when claimed.
+ */
+export type OutboxState = 'scheduled' | 'held' | 'pending' | 'submitted' | 'failed' | 'unknown' | 'cancelled';
+
+/** What a scheduled send carries into the send: what is really sent, as the checks at sending left it. */
+export interface ScheduledClaim {
+  /** `scheduled` for the job; `scheduled` and `held` for a person pressing Send now. */
+  from: readonly ('scheduled' | 'held')[];
+  /** Only a send due by then (the job); unset: whenever it is due (Send now). */
+  dueBy?: Date;
+  at: Date;
+  owner: string | null;
+  leaseUntil: Date | null;
+  recipients: string[];
+  segments: number;
+  estimatedCost: number | null;
+  payload: JsonValue;
+}
+
+/** What an edit of a scheduled send changes; it becomes `scheduled` again (a held one too). */
+export interface ScheduledUpdate {
+  sender: string | null;
+  recipients: string[];
+  text: string;
+  segments: number;
+  encoding: string;
+  estimatedCost: number | null;
+  payload: JsonValue;
+  dueAt: Date;
+  at: Date;
+}
 
 export interface SendIntent {
   idempotencyKey: string;
@@ -91,6 +123,8 @@ export interface OutboxRow {
   /** While pending: the instance whose gateway call is in flight, and until when it last said it is alive. */
   owner: string | null;
   leaseUntil: Date | null;
+  /** A scheduled send: when it is due (kept once sent, for its card). */
+  dueAt: Date | null;
 }
 
 /**
@@ -123,6 +157,23 @@ export interface ProgressUpdate {
 export interface OutboxRepo {
   /** Idempotent on the key: a repeated intent returns the first row with created=false. */
   createPending(intent: SendIntent): Promise<{ row: OutboxRow; created: boolean }>;
+  /** A send to be made at `dueAt`: state `scheduled`. Idempotent on the key, as createPending. */
+  createScheduled(intent: SendIntent & { dueAt: Date }): Promise<{ row: OutboxRow; created: boolean }>;
+  /**
+   * The one claim of a scheduled send: `scheduled` (or `held`) to `pending`, with the lease of the instance
+   * that sends it, in one conditional update. Exactly one caller gets the row back; the others undefined.
+   */
+  claimScheduled(id: number, claim: ScheduledClaim): Promise<OutboxRow | undefined>;
+  /** `scheduled` to `held`, only when it was due before `lateBefore`; true when this call made the change. */
+  holdLate(id: number, lateBefore: Date, reason: string, at: Date): Promise<boolean>;
+  /** An edit: from `scheduled` or `held` back to `scheduled` with the new content and time. */
+  reschedule(id: number, update: ScheduledUpdate): Promise<boolean>;
+  /** From `scheduled` or `held` to `cancelled` (final); true when this call made the change. */
+  cancelScheduled(id: number, by: string, at: Date): Promise<boolean>;
+  /** Sends still `scheduled` and due by `now`, soonest first. A plain read: the claim decides. */
+  dueScheduled(now: Date, limit: number): Promise<OutboxRow[]>;
+  /** Sends waiting to go (`scheduled` or `held`), soonest first. */
+  waitingScheduled(limit: number): Promise<OutboxRow[]>;
   /** From `pending` only; true when this call made the change. nextPollAt defaults to `at` (poll at once). */
   markSubmitted(
     id: number,

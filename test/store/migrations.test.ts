@@ -144,9 +144,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
       const log = captureLogger();
       const store = await openStore(url, { schema, logger: log.logger });
-      // 0005 and every migration after it (later ones are appended to the list).
-      const fromDigestMemory = Object.keys(all).filter((name) => name >= '0005_digest_memory');
-      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([fromDigestMemory]);
+      expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([
+        Object.keys(all).filter((name) => name >= '0005_digest_memory'),
+      ]);
       expect(await store.digestMemory.get(12)).toBe(memory);
       expect(await store.digestMemory.get(13)).toBeUndefined();
       expect(await store.inbound.getCursor('inbound')).toBe('2030-01-01T07:59:00.000Z');

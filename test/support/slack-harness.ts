@@ -32,7 +32,9 @@ export interface HarnessOptions {
   /** A store of the test's choosing (e.g. PostgreSQL behind a proxy that can be cut); closed with the harness. */
   store?: Store;
   logger?: Logger;
-  /** More environment for the bot (e.g. METRICS_PORT). */
+  /** The bot's clock (buildBot's `now`): a test moves it instead of sleeping. */
+  now?: () => Date;
+  /** More environment variables for the bot (e.g. METRICS_PORT, SCHEDULE_GRACE_MINUTES). */
   env?: Record<string, string>;
 }
 
@@ -92,6 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     {
       slackLimits: options.slackLimits,
+      ...(options.now ? { now: options.now } : {}),
       ...(options.store ? { store: options.store } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     },

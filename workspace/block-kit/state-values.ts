@@ -62,6 +62,7 @@ function initialOf(element: Loose): string | string[] | undefined {
     if (typeof element[key] === 'string') return element[key] as string;
   }
   if (Array.isArray(element.initial_users)) return element.initial_users as string[];
+  if (typeof element.initial_date_time === 'number') return String(element.initial_date_time);
   return undefined;
 }
 
@@ -144,6 +145,11 @@ const EXPANDERS: Record<string, Expander> = {
   checkboxes: (e, s) => ({ type: 'checkboxes', selected_options: asList(s).map((v) => optionFor(e, v)) }),
   datepicker: (_e, s) => ({ type: 'datepicker', selected_date: typeof s === 'string' ? s : null }),
   timepicker: (_e, s) => ({ type: 'timepicker', selected_time: typeof s === 'string' ? s : null }),
+  // UNIX seconds, as Slack sends them: the user picked a date and time in their own zone.
+  datetimepicker: (_e, s) => ({
+    type: 'datetimepicker',
+    selected_date_time: typeof s === 'string' && /^\d+$/.test(s) ? Number(s) : null,
+  }),
   users_select: (_e, s) => ({ type: 'users_select', selected_user: typeof s === 'string' ? s : null }),
   conversations_select: (_e, s) => ({
     type: 'conversations_select',

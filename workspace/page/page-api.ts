@@ -125,6 +125,7 @@ export function createPageApi(deps: PageApiDeps) {
         realName: u.realName,
         isBot: u.isBot,
         isAdmin: u.isAdmin,
+        tz: u.tz,
       })),
       channels: directory
         .channels()
@@ -487,5 +488,6 @@ function emptyValue(type: string): LooseValue {
   }
   if (type === 'datepicker') return { type, selected_date: null } as unknown as LooseValue;
   if (type === 'timepicker') return { type, selected_time: null } as unknown as LooseValue;
+  if (type === 'datetimepicker') return { type, selected_date_time: null } as unknown as LooseValue;
   return { type, value: null } as unknown as LooseValue;
 }

@@ -40,6 +40,7 @@ export function replyHandler(deps: SlackDeps) {
         body.trigger_id,
         { channel, ...(threadTs ? { threadTs } : {}) },
         { recipients: formatForPeople(target.msisdn), sender: target.recipient || undefined },
+        userId,
       );
     } catch (error) {
       deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'reply failed');

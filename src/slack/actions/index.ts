@@ -9,6 +9,7 @@ import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './b
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
+import { registerScheduledActions } from './scheduled.js';
 import { registerThreadAnswerActions } from './thread-answer.js';
 
 export function register(app: App, deps: SlackDeps): void {
@@ -28,4 +29,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
   registerInboundActions(app, deps);
   registerThreadAnswerActions(app, deps);
+  registerScheduledActions(app, deps);
 }

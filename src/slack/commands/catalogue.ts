@@ -39,6 +39,14 @@ export const SUBCOMMANDS = [
     group: 'Send',
   },
   {
+    name: 'scheduled',
+    usage: 'scheduled',
+    summary: 'sends scheduled for later, soonest first (each card has Send now, Edit and Cancel)',
+    example: '/sms scheduled',
+    needs: 'viewer',
+    group: 'Send',
+  },
+  {
     name: 'balance',
     usage: 'balance',
     summary: 'credit: main, limit and usable',

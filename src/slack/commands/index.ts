@@ -9,6 +9,7 @@ import { LIST_HANDLERS } from './lists.js';
 import { LOOKUP_HANDLERS } from './lookups.js';
 import { OPTOUT_HANDLERS } from './optouts.js';
 import { ROLE_HANDLERS } from './roles.js';
+import { SCHEDULED_HANDLERS } from './scheduled.js';
 import { cancelCommand, sendCommand, statusCommand } from './send.js';
 import { smsCommandHandler } from './sms.js';
 import { SUBSCRIPTION_HANDLERS } from './subscriptions.js';
@@ -33,6 +34,7 @@ export const SUBCOMMAND_HANDLERS: Record<SubcommandName, SubcommandHandler> = {
   ...SUBSCRIPTION_HANDLERS,
   ...DIGEST_HANDLERS,
   ...WORKFLOW_HANDLERS,
+  ...SCHEDULED_HANDLERS,
 };
 
 export function register(app: App, deps: SlackDeps): void {

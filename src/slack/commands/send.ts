@@ -16,6 +16,7 @@ export async function sendCommand(ctx: CommandContext): Promise<void> {
     ctx.triggerId,
     { channel: ctx.channelId },
     splitSendArguments(ctx.rest),
+    ctx.userId,
   );
 }
 

@@ -6,13 +6,18 @@ import { isSlackApiError, slackRefusalOf, UserInputError } from '../errors.js';
 import { LIMITS } from '../ui/blocks.js';
 import { type ComposeMetadata, composeView, loadingView } from '../ui/compose.js';
 import { formatCount } from '../ui/format.js';
+import type { ComposeZone } from '../ui/scheduled.js';
 import { sendNoticeView } from '../ui/send-outcome.js';
+import { userZone } from '../user-zones.js';
 import { estimateLine } from './draft.js';
 
 export interface ComposePrefill {
   recipients?: string;
   text?: string;
   sender?: string;
+  /** Editing a scheduled personalised send: its mode and CSV. */
+  mode?: 'same' | 'personalised';
+  csv?: string;
 }
 
 const SHORTER_TEXT = 'send a shorter text, e.g. `/sms send 0532 123 45 67 Your order is ready`.';
@@ -47,19 +52,27 @@ async function fullComposeView(
   deps: SlackDeps,
   metadata: Omit<ComposeMetadata, 'mode' | 'textVersion'>,
   prefill: ComposePrefill,
+  zone: Promise<ComposeZone> | undefined,
 ): Promise<ModalView> {
-  const [senders, lists, templates] = await Promise.allSettled([
+  const [senders, lists, templates, when] = await Promise.allSettled([
     deps.gateway.getSenders(),
     deps.store.recipientLists.list(),
     deps.store.templates.list(),
+    zone ?? Promise.resolve(undefined),
   ]);
-  const full: ComposeMetadata = { ...metadata, mode: 'same', textVersion: 0 };
+  const userZone = when.status === 'fulfilled' ? when.value : undefined;
+  const full: ComposeMetadata = {
+    ...metadata,
+    mode: prefill.mode ?? 'same',
+    textVersion: 0,
+    ...(userZone ? { tz: userZone.timeZone, tzFromSlack: userZone.fromSlack } : {}),
+  };
   const senderNames = senders.status === 'fulfilled' ? senders.value : [];
   const input = {
     senderOptions: [],
-    mode: 'same' as const,
+    mode: full.mode,
     recipientsText: prefill.recipients ?? '',
-    csvText: '',
+    csvText: prefill.csv ?? '',
     text: prefill.text ?? '',
     encoding: 'auto' as const,
   };
@@ -93,6 +106,8 @@ export async function openCompose(
   triggerId: string,
   metadata: Omit<ComposeMetadata, 'mode' | 'textVersion'>,
   prefill: ComposePrefill,
+  /** Who opens it: the "when" part is shown in their Slack time zone. */
+  userId?: string,
 ): Promise<void> {
   const problem = prefillProblem(deps, prefill);
   if (problem) throw new UserInputError(problem);
@@ -104,7 +119,8 @@ export async function openCompose(
     });
     viewId = opened.view?.id;
     if (!viewId) return;
-    const view = await fullComposeView(deps, metadata, prefill);
+    const zone = userId ? userZone(deps, client, userId) : undefined;
+    const view = await fullComposeView(deps, metadata, prefill, zone);
     await client.views.update({ view_id: viewId, hash: opened.view?.hash, view });
   } catch (error) {
     if (!isSlackApiError(error)) throw error;

@@ -34,6 +34,10 @@ const metadataSchema = z.object({
   threadTs: z.string().optional(),
   mode: z.enum(['same', 'personalised']).default('same'),
   textVersion: z.number().int().min(0).default(0),
+  tz: z.string().optional(),
+  tzFromSlack: z.boolean().optional(),
+  editing: z.number().int().positive().optional(),
+  scheduleAt: z.number().int().positive().optional(),
 });
 
 export function readMetadata(view: SlackView): ComposeMetadata {

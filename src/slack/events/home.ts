@@ -13,6 +13,8 @@ import { HOME_REFRESH_ACTION, type HomeData, homeView, type Part } from '../ui/h
 
 /** Recent sends looked through for open batches: older ones are final or past their validity. */
 const OPEN_BATCH_SCAN = 200;
+/** Scheduled sends read for the Home: ten shown, the rest counted. */
+const HOME_SCHEDULED = 100;
 
 async function part<T>(work: () => Promise<T>): Promise<Part<T>> {
   try {
@@ -50,6 +52,7 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
     };
   }
   const { gateway, store } = deps;
+  const scheduled = part(() => store.outbox.waitingScheduled(HOME_SCHEDULED));
   const [balance, today, openBatches, inbound, subscriptions] = await Promise.all([
     part(async () => {
       const log = gateway.getBalanceLog(spendWindow(now)).catch(() => undefined);
@@ -61,7 +64,11 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
     part(async () => {
       const midnight = startOfDay(new TZDate(now.getTime(), timeZone));
       const rows = (await store.outbox.sentSince(new Date(midnight.getTime()))).filter(
-        (r) => r.state === 'submitted' || r.state === 'cancelled' || r.state === 'unknown',
+        // A scheduled send cancelled before it went has no MessageId and cost nothing.
+        (r) =>
+          r.state === 'submitted' ||
+          r.state === 'unknown' ||
+          (r.state === 'cancelled' && r.messageId !== null),
       );
       return {
         batches: rows.length,
@@ -84,7 +91,7 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
       return (await store.subscriptions.list()).map((sub) => ({ sub, next: nextRun(sub, now, minimum) }));
     }),
   ]);
-  return { ...base, balance, today, openBatches, inbound, subscriptions };
+  return { ...base, balance, today, openBatches, inbound, subscriptions, scheduled: await scheduled };
 }
 
 async function publish(deps: SlackDeps, client: WebClient, userId: string): Promise<void> {

@@ -1,7 +1,10 @@
 import type { KnownBlock } from '@slack/types';
+import { optedOutAtSending } from '../../sending/send.js';
 import type { OutboxRow } from '../../store/index.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
+import { scheduledCard, scheduledContext } from './scheduled.js';
+import { leftOutText } from './send-checks.js';
 
 export const CARD_ACTIONS = {
   refresh: 'card_refresh',
@@ -17,6 +20,8 @@ export function sendReference(row: Pick<OutboxRow, 'id'>): string {
 export interface CardOptions {
   reportTimeZone: string;
   simulated: boolean;
+  /** SCHEDULE_GRACE_MINUTES, said on the card of a held scheduled send. */
+  graceMinutes?: number;
 }
 
 function stateLine(row: OutboxRow): string {
@@ -38,6 +43,9 @@ function stateLine(row: OutboxRow): string {
 
 /** The message in the channel that fills in as the batch is delivered. */
 export function deliveryCard(row: OutboxRow, options: CardOptions): { text: string; blocks: KnownBlock[] } {
+  if (row.state === 'scheduled' || row.state === 'held') {
+    return scheduledCard(row, { simulated: options.simulated, graceMinutes: options.graceMinutes ?? 15 });
+  }
   const { delivered, undelivered } = row.delivery;
   const count = row.delivery.count || row.recipientCount;
   const pending = Math.max(0, count - delivered - undelivered);
@@ -64,6 +72,11 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ),
     );
   }
+  // A scheduled send: when it was due, and who was left out because they opted out since.
+  const scheduled = scheduledContext(row);
+  if (scheduled) blocks.push(context(scheduled));
+  const leftOut = optedOutAtSending(row);
+  if (leftOut.length > 0 && row.state !== 'failed') blocks.push(context(leftOutText(leftOut)));
   // How a send that was unknown got its MessageId (late reply, or confirmed from the gateway).
   if (row.state === 'submitted' && row.reason)
     blocks.push(context(`:information_source: ${escapeMrkdwn(row.reason)}`));

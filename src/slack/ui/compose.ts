@@ -3,6 +3,7 @@ import type { ComposeMode, Draft } from '../compose/draft.js';
 import { encodingLabel } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
+import { scheduleBlocks, scheduledLine } from './scheduled.js';
 
 export const COMPOSE_CALLBACK = 'compose';
 export const CONFIRM_CALLBACK = 'confirm_send';
@@ -29,6 +30,14 @@ export interface ComposeMetadata {
   mode: ComposeMode;
   /** Bumped when a template replaces the text, so Slack shows the new text instead of what was typed. */
   textVersion: number;
+  /** The user's time zone (users.info): with it the modal offers Send now or Schedule. */
+  tz?: string;
+  /** False when the zone is REPORT_TIMEZONE standing in for one Slack would not give. */
+  tzFromSlack?: boolean;
+  /** Editing this scheduled send (outbox id): saving updates it. */
+  editing?: number;
+  /** Its time, in UNIX seconds, shown in the picker. */
+  scheduleAt?: number;
 }
 
 export interface ComposeViewOptions {
@@ -229,10 +238,17 @@ export function composeView(o: ComposeViewOptions): ModalView {
       initial_value: '1440',
     },
   });
+  const { tz, scheduleAt } = o.metadata;
+  if (tz) {
+    const initial = scheduleAt ? { at: new Date(scheduleAt * 1000) } : undefined;
+    blocks.push(...scheduleBlocks({ timeZone: tz, fromSlack: o.metadata.tzFromSlack !== false }, initial));
+  }
   return {
     type: 'modal',
     callback_id: COMPOSE_CALLBACK,
-    title: plain(o.metadata.threadTs ? 'Reply by SMS' : 'Send SMS'),
+    title: plain(
+      o.metadata.editing ? 'Edit scheduled SMS' : o.metadata.threadTs ? 'Reply by SMS' : 'Send SMS',
+    ),
     submit: plain('Review & send'),
     close: plain('Cancel'),
     private_metadata: JSON.stringify(o.metadata),
@@ -271,21 +287,32 @@ export function draftSummary(draft: Draft): KnownBlock[] {
   return blocks;
 }
 
-export function confirmView(draft: Draft, draftKey: string, simulated: boolean): ModalView {
+export function confirmView(
+  draft: Draft,
+  draftKey: string,
+  simulated: boolean,
+  schedule?: { dueAt: Date; timeZone: string },
+): ModalView {
+  const verb = schedule ? 'Schedule' : 'Send';
   return {
     type: 'modal',
     callback_id: CONFIRM_CALLBACK,
-    title: plain('Confirm send'),
-    submit: plain(truncate(`Send ${formatCount(draft.recipients.length)} messages`, 24)),
+    title: plain(schedule ? 'Confirm schedule' : 'Confirm send'),
+    submit: plain(truncate(`${verb} ${formatCount(draft.recipients.length)} messages`, 24)),
     close: plain('Back'),
     private_metadata: JSON.stringify({ draftKey }),
     blocks: [
       ...simulatedNotice(simulated),
       header(
-        `Send ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
+        `${verb} ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
       ),
+      ...(schedule ? [section(scheduledLine(schedule.dueAt, schedule.timeZone))] : []),
       ...draftSummary(draft),
-      context('Nothing is sent until you press the button. An SMS cannot be taken back once delivered.'),
+      context(
+        schedule
+          ? 'Nothing is sent now. At that time roles, opt-outs, limits and the balance are checked again; Back lets you choose Send now instead.'
+          : 'Nothing is sent until you press the button. An SMS cannot be taken back once delivered.',
+      ),
     ],
   };
 }

@@ -8,6 +8,7 @@ import { runwayLine } from './digest-balance.js';
 import { subscriptionLine } from './digest-subscriptions.js';
 import { escapeMrkdwn, formatCost, formatCount, formatMoney, formatTime, progressBar } from './format.js';
 import { inlineText, listBlocks } from './lookup-common.js';
+import { scheduledHomeBlocks } from './scheduled.js';
 
 export const HOME_REFRESH_ACTION = 'home_refresh';
 
@@ -27,6 +28,8 @@ export interface HomeData {
   /** Newest first. */
   inbound: Part<InboundMessage[]>;
   subscriptions: Part<Array<{ sub: Subscription; next: Date | undefined }>>;
+  /** Sends waiting for their time, soonest first. */
+  scheduled?: Part<OutboxRow[]>;
 }
 
 /** Rows each list shows: the whole Home stays well within Slack's 100 blocks whatever the data. */
@@ -180,6 +183,15 @@ export function homeView(data: HomeData): View {
     divider(),
     ...openBatchBlocks(data),
     divider(),
+    ...(data.scheduled
+      ? [
+          ...scheduledHomeBlocks(
+            data.scheduled.ok ? data.scheduled.value : undefined,
+            data.scheduled.ok ? undefined : data.scheduled.reason,
+          ),
+          divider(),
+        ]
+      : []),
     ...inboundBlocks(data),
     divider(),
     ...subscriptionBlocks(data),

@@ -2,7 +2,7 @@ import type { SendRefusal } from '../../sending/checks.js';
 import type { Role } from '../../store/index.js';
 import { describeUnsendable } from '../compose/draft.js';
 import { denialText } from '../permissions.js';
-import { formatCount, formatNumber, plural } from './format.js';
+import { formatCost, formatCount, formatNumber, plural } from './format.js';
 
 const SHOWN_NUMBERS = 3;
 
@@ -28,6 +28,8 @@ export function refusalText(refusal: SendRefusal, role: Role | undefined): strin
       const whose = refusal.recipient ? ` of the message to ${formatNumber(refusal.recipient)}` : '';
       return `:no_entry_sign: ${nothing} ${describeUnsendable(first)}${whose}, which SMS cannot carry. Start again with \`/sms send\` without it.`;
     }
+    case 'balance-short':
+      return `:no_entry_sign: ${nothing} The usable balance is ${formatCost(refusal.usable)}, less than the estimated ${formatCost(refusal.needed)} of this send. Top up, then send it again.`;
   }
 }
 

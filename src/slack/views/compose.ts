@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { executeSend, type SendOutcome } from '../../sending/send.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
+import { readScheduleChoice } from '../compose/schedule-input.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
-import { postCard, updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';
+import { allowed, denialText, roleOf } from '../permissions.js';
+import { sendAndShow } from '../send-flow.js';
 import { confirmView } from '../ui/compose.js';
 import {
   confirmedBelowView,
@@ -15,6 +15,7 @@ import {
   sendNoticeView,
   sendOutcomeView,
 } from '../ui/send-outcome.js';
+import { inputOf, type StoredSchedule, saveSchedule, scheduleOfChoice } from './schedule.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -26,6 +27,8 @@ interface StoredDraft {
   threadTs?: string;
   /** The compose view's id: the idempotency key of the send, whichever view confirms it. */
   rootViewId: string;
+  /** Set when the user chose Schedule (or is editing a scheduled send). */
+  schedule?: StoredSchedule;
 }
 
 function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
@@ -44,16 +47,30 @@ async function send(
   stored: StoredDraft,
   viewId: string,
 ): Promise<void> {
-  let outcome: SendOutcome;
   try {
-    outcome = await executeSend(
-      { ...deps, policy: sendPolicyOf(deps) },
+    await sendAndShow(
+      deps,
+      client,
       {
         idempotencyKey: `compose:${stored.rootViewId}`,
         slackUser: userId,
         channel: stored.channel,
         threadTs: stored.threadTs,
         plan: stored.draft,
+      },
+      async (outcome) => {
+        const role =
+          outcome.kind === 'refused' && outcome.refusal.kind === 'role'
+            ? await roleOf(deps, userId)
+            : undefined;
+        await client.views
+          .update({
+            view_id: viewId,
+            view: sendOutcomeView(outcome, deps.settings.simulated, role),
+          })
+          .catch((error: unknown) =>
+            deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
+          );
       },
     );
   } catch (error) {
@@ -64,30 +81,36 @@ async function send(
     await client.views
       .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
       .catch(() => undefined);
-    return;
   }
-  const role =
-    outcome.kind === 'refused' && outcome.refusal.kind === 'role' ? await roleOf(deps, userId) : undefined;
-  await client.views
-    .update({
-      view_id: viewId,
-      view: sendOutcomeView(outcome, deps.settings.simulated, role),
-    })
-    .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'));
-  if (outcome.kind === 'submitted' || outcome.kind === 'unknown') {
-    const row = (await deps.store.outbox.get(outcome.row.id)) ?? outcome.row;
-    // A send taken for abandoned while its reply was slow already has its card: that one is brought up to date.
-    const shown = row.messageTs
-      ? updateCard(deps, client, row)
-      : postCard(deps, client, row, stored.threadTs);
-    await shown.catch((error: unknown) =>
-      deps.logger.warn(
-        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
-        'delivery card not posted',
-      ),
+}
+
+/** After the ack: a send to be made later is saved (or an edit applied), its card posted or updated. */
+async function sendOrSchedule(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+  stored: StoredDraft,
+  viewId: string,
+): Promise<void> {
+  if (!stored.schedule) return send(deps, client, userId, stored, viewId);
+  try {
+    await saveSchedule(deps, client, userId, stored, viewId);
+  } catch (error) {
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'scheduled send not saved',
     );
-    if (outcome.kind === 'submitted') deps.nudgeTracker(row.id);
+    await client.views
+      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
+      .catch(() => undefined);
   }
+}
+
+/** What the modal shows while the send goes, or while a scheduled one is saved. */
+function waitingView(deps: SlackDeps, stored: StoredDraft) {
+  return stored.schedule && !stored.schedule.sendNow
+    ? sendNoticeView(':hourglass_flowing_sand: Saving the scheduled send…')
+    : sendingView(stored.draft, deps.settings.simulated);
 }
 
 async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
@@ -108,6 +131,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
     }
     const metadata = readMetadata(view);
     const input = readComposeInput(view);
+    const when = readScheduleChoice(view, metadata.tz, deps.now());
     const result = await buildDraft(
       { ...input, listMembers: await listMembers(deps, input.listName) },
       {
@@ -116,11 +140,17 @@ export function composeSubmissionHandler(deps: SlackDeps) {
         optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
       },
     );
-    if (!result.ok) {
+    if (!result.ok || when.kind === 'invalid') {
       const errors = Object.fromEntries(
-        Object.entries(result.errors).map(([field, message]) => [blockIdOf(view, field), message]),
+        Object.entries(result.ok ? {} : result.errors).map(([field, message]) => [
+          blockIdOf(view, field),
+          message,
+        ]),
       );
-      await ack({ response_action: 'errors', errors });
+      await ack({
+        response_action: 'errors',
+        errors: { ...errors, ...(when.kind === 'invalid' ? when.errors : {}) },
+      });
       return;
     }
     const stored: StoredDraft = {
@@ -128,7 +158,18 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       channel: metadata.channel,
       threadTs: metadata.threadTs,
       rootViewId: view.id,
+      ...scheduleOfChoice(when, metadata.editing, input),
     };
+    if (metadata.editing && when.kind === 'now') {
+      // Saving an edit with Send now: the edit is applied at once and the send goes through its claim.
+      stored.schedule = {
+        dueAt: deps.now().toISOString(),
+        timeZone: metadata.tz ?? deps.settings.reportTimeZone,
+        editing: metadata.editing,
+        sendNow: true,
+        input: inputOf(input),
+      };
+    }
     if (needsConfirmation(deps, result.draft)) {
       const draftKey = `draft:${view.id}`;
       await deps.store.drafts.put(
@@ -137,14 +178,20 @@ export function composeSubmissionHandler(deps: SlackDeps) {
         stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
         new Date(deps.now().getTime() + DRAFT_TTL_MS),
       );
+      const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
       await ack({
         response_action: 'push',
-        view: confirmView(result.draft, draftKey, deps.settings.simulated),
+        view: confirmView(
+          result.draft,
+          draftKey,
+          deps.settings.simulated,
+          schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
+        ),
       });
       return;
     }
-    await ack({ response_action: 'update', view: sendingView(result.draft, deps.settings.simulated) });
-    await send(deps, client, userId, stored, view.id);
+    await ack({ response_action: 'update', view: waitingView(deps, stored) });
+    await sendOrSchedule(deps, client, userId, stored, view.id);
   };
 }
 
@@ -164,8 +211,8 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     // The role, opt-outs and limits are checked by the send path itself, at the moment of sending,
     // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
     const stored = found.payload as unknown as StoredDraft;
-    await ack({ response_action: 'update', view: sendingView(stored.draft, deps.settings.simulated) });
-    await send(deps, client, userId, stored, view.id);
+    await ack({ response_action: 'update', view: waitingView(deps, stored) });
+    await sendOrSchedule(deps, client, userId, stored, view.id);
     // The compose view below is left as it was; submitting it again finds the same key and sends nothing.
     await client.views
       .update({

@@ -12,7 +12,7 @@ import {
 } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { Database, OutboxTable } from '../schema.js';
-import type { AbandonedTest, JsonValue, OutboxRepo, OutboxRow, OutboxState } from '../types.js';
+import type { AbandonedTest, JsonValue, OutboxRepo, OutboxRow, OutboxState, SendIntent } from '../types.js';
 
 type Row = Selectable<OutboxTable>;
 
@@ -51,6 +51,7 @@ function toRow(r: Row): OutboxRow {
     redactedAt: fromMillisOrNull(r.redacted_at),
     owner: r.owner,
     leaseUntil: fromMillisOrNull(r.lease_until),
+    dueAt: fromMillisOrNull(r.due_at),
   };
 }
 
@@ -61,15 +62,29 @@ interface Envelope {
   to?: unknown;
 }
 
-/** The payload without the personalised envelopes whose recipient `keep` refuses (all of them by default). */
+/**
+ * The payload without the personalised envelopes whose recipient `keep` refuses (all of them by default),
+ * and without what a scheduled send kept of its compose modal for Edit (numbers and text as typed).
+ */
 function payloadKeeping(payload: string | null, keep: (envelope: Envelope) => boolean = () => false) {
   const value = fromJson<JsonValue>(payload);
-  if (!value || typeof value !== 'object' || Array.isArray(value) || !Array.isArray(value.envelopes)) {
-    return payload;
-  }
-  const envelopes = (value.envelopes as Envelope[]).filter(keep) as JsonValue[];
-  const { envelopes: _, ...rest } = value;
-  return JSON.stringify(envelopes.length > 0 ? { ...rest, envelopes } : rest);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return payload;
+  const schedule = value.schedule;
+  const typed = schedule && typeof schedule === 'object' && !Array.isArray(schedule) && 'input' in schedule;
+  if (!Array.isArray(value.envelopes) && !typed) return payload;
+  const { envelopes: _, schedule: __, ...rest } = value;
+  const kept = Array.isArray(value.envelopes)
+    ? ((value.envelopes as Envelope[]).filter(keep) as JsonValue[])
+    : [];
+  const withoutInput =
+    schedule && typeof schedule === 'object' && !Array.isArray(schedule)
+      ? (({ input: ___, ...other }) => other)(schedule)
+      : schedule;
+  return JSON.stringify({
+    ...rest,
+    ...(schedule !== undefined ? { schedule: withoutInput } : {}),
+    ...(kept.length > 0 ? { envelopes: kept } : {}),
+  });
 }
 
 type Condition = (eb: ExpressionBuilder<Database, 'outbox'>) => Expression<SqlBool>;
@@ -111,58 +126,166 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
     });
   }
 
+  /** A new send, idempotent on its key: `pending` (about to be sent) or `scheduled` (due at `dueAt`). */
+  function create(intent: SendIntent, state: 'pending' | 'scheduled', dueAt: Date | null) {
+    const at = toMillis(intent.at ?? ctx.now());
+    const token = newToken();
+    return ctx.run(async () => {
+      const inserted = await db
+        .insertInto('outbox')
+        .values({
+          idempotency_key: intent.idempotencyKey,
+          create_token: token,
+          slack_user: intent.slackUser,
+          channel: intent.channel ?? null,
+          message_ts: null,
+          sender: intent.sender ?? null,
+          recipients: JSON.stringify(intent.recipients),
+          recipient_count: intent.recipients.length,
+          body: intent.text,
+          segments: intent.segments,
+          encoding: intent.encoding,
+          estimated_cost: intent.estimatedCost ?? null,
+          payload: toJson(intent.payload),
+          state,
+          message_id: null,
+          reason: null,
+          created_at: at,
+          updated_at: at,
+          submitted_at: null,
+          delivered: 0,
+          undelivered: 0,
+          delivery_count: 0,
+          delivery_state: null,
+          final: 0,
+          last_polled_at: null,
+          next_poll_at: null,
+          cancelled_at: null,
+          cancelled_by: null,
+          redacted_at: null,
+          owner: intent.owner ?? null,
+          lease_until: toMillisOrNull(intent.leaseUntil),
+          due_at: toMillisOrNull(dueAt),
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) return { row: toRow(inserted), created: true };
+      const existing = await db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('idempotency_key', '=', intent.idempotencyKey)
+        .executeTakeFirstOrThrow();
+      return { row: toRow(existing), created: existing.create_token === token };
+    });
+  }
+
   return {
-    createPending(intent) {
-      const at = toMillis(intent.at ?? ctx.now());
-      const token = newToken();
-      return ctx.run(async () => {
-        const inserted = await db
-          .insertInto('outbox')
-          .values({
-            idempotency_key: intent.idempotencyKey,
-            create_token: token,
-            slack_user: intent.slackUser,
-            channel: intent.channel ?? null,
-            message_ts: null,
-            sender: intent.sender ?? null,
-            recipients: JSON.stringify(intent.recipients),
-            recipient_count: intent.recipients.length,
-            body: intent.text,
-            segments: intent.segments,
-            encoding: intent.encoding,
-            estimated_cost: intent.estimatedCost ?? null,
-            payload: toJson(intent.payload),
+    createPending: (intent) => create(intent, 'pending', null),
+
+    createScheduled: (intent) => create(intent, 'scheduled', intent.dueAt),
+
+    claimScheduled: (id, claim) =>
+      ctx.run(async (attempt) => {
+        const at = toMillis(claim.at);
+        const owner = claim.owner;
+        const leaseUntil = toMillisOrNull(claim.leaseUntil);
+        let query = db
+          .updateTable('outbox')
+          .set({
             state: 'pending',
-            message_id: null,
-            reason: null,
-            created_at: at,
+            recipients: JSON.stringify(claim.recipients),
+            recipient_count: claim.recipients.length,
+            segments: claim.segments,
+            estimated_cost: claim.estimatedCost,
+            payload: toJson(claim.payload),
+            owner,
+            lease_until: leaseUntil,
             updated_at: at,
-            submitted_at: null,
-            delivered: 0,
-            undelivered: 0,
-            delivery_count: 0,
-            delivery_state: null,
-            final: 0,
-            last_polled_at: null,
-            next_poll_at: null,
-            cancelled_at: null,
-            cancelled_by: null,
-            redacted_at: null,
-            owner: intent.owner ?? null,
-            lease_until: toMillisOrNull(intent.leaseUntil),
           })
-          .onConflict((oc) => oc.column('idempotency_key').doNothing())
-          .returningAll()
-          .executeTakeFirst();
-        if (inserted) return { row: toRow(inserted), created: true };
-        const existing = await db
+          .where('id', '=', id)
+          .where('state', 'in', [...claim.from]);
+        if (claim.dueBy) query = query.where('due_at', '<=', toMillis(claim.dueBy));
+        const claimed = await query.returningAll().executeTakeFirst();
+        if (claimed) return toRow(claimed);
+        if (attempt === 0) return undefined;
+        // A retry after a lost reply: the claim this call made is recognised by its owner and time.
+        const row = await byId(id);
+        return row && row.state !== 'scheduled' && row.owner === owner && Number(row.updated_at) === at
+          ? toRow(row)
+          : undefined;
+      }),
+
+    holdLate(id, lateBefore, reason, at) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['scheduled'],
+        { state: 'held', reason, updated_at: ms },
+        (row) => row.state === 'held' && Number(row.updated_at) === ms,
+        (eb) => eb('due_at', '<', toMillis(lateBefore)),
+      );
+    },
+
+    reschedule(id, u) {
+      const ms = toMillis(u.at);
+      return transition(
+        id,
+        ['scheduled', 'held'],
+        {
+          state: 'scheduled',
+          sender: u.sender,
+          recipients: JSON.stringify(u.recipients),
+          recipient_count: u.recipients.length,
+          body: u.text,
+          segments: u.segments,
+          encoding: u.encoding,
+          estimated_cost: u.estimatedCost,
+          payload: toJson(u.payload),
+          due_at: toMillis(u.dueAt),
+          reason: null,
+          updated_at: ms,
+        },
+        (row) => row.state === 'scheduled' && Number(row.updated_at) === ms,
+      );
+    },
+
+    cancelScheduled(id, by, at) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['scheduled', 'held'],
+        { state: 'cancelled', cancelled_at: ms, cancelled_by: by, updated_at: ms, final: 1 },
+        (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
+      );
+    },
+
+    dueScheduled: (now, limit) =>
+      ctx.run(async () => {
+        const rows = await db
           .selectFrom('outbox')
           .selectAll()
-          .where('idempotency_key', '=', intent.idempotencyKey)
-          .executeTakeFirstOrThrow();
-        return { row: toRow(existing), created: existing.create_token === token };
-      });
-    },
+          .where('state', '=', 'scheduled')
+          .where('due_at', '<=', toMillis(now))
+          .orderBy('due_at')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        return rows.map(toRow);
+      }),
+
+    waitingScheduled: (limit) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('outbox')
+          .selectAll()
+          .where('state', 'in', ['scheduled', 'held'])
+          .orderBy('due_at')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        return rows.map(toRow);
+      }),
 
     markSubmitted(id, messageId, options = {}) {
       const at = toMillis(options.at ?? ctx.now());

@@ -10,6 +10,7 @@ import {
   STATEFUL,
   textObject,
   textOf,
+  zonedSeconds,
 } from './render.js';
 
 /** @type {(selector: string, root?: ParentNode) => HTMLElement & HTMLInputElement} */
@@ -431,6 +432,7 @@ function stateValue(v) {
     if (key in v) return v[key] ?? '';
   }
   if ('selected_users' in v) return v.selected_users ?? [];
+  if ('selected_date_time' in v) return v.selected_date_time == null ? '' : String(v.selected_date_time);
   return undefined;
 }
 
@@ -483,6 +485,8 @@ function readElement(el) {
       return [...el.selectedOptions].map((o) => o.value);
     case 'file_input':
       return JSON.parse(el.dataset.files || '[]').map((f) => f.id);
+    case 'datetimepicker':
+      return zonedSeconds(el.value, el.dataset.tz || 'UTC');
     default:
       return el.value ?? '';
   }

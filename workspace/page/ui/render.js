@@ -347,7 +347,48 @@ export function initialValue(element) {
     if (typeof element[key] === 'string') return element[key];
   }
   if (Array.isArray(element.initial_users)) return element.initial_users;
+  if (typeof element.initial_date_time === 'number') return String(element.initial_date_time);
   return undefined;
+}
+
+/** The wall-clock parts of an instant in a zone, as numbers. */
+function zonedParts(ms, timeZone) {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const p of parts) if (p.type !== 'literal') out[p.type] = Number(p.value);
+  return out;
+}
+
+/** UNIX seconds as a datetime-local value ("2026-11-24T09:00") in the user's zone, as Slack's picker shows it. */
+export function zonedLocal(seconds, timeZone) {
+  const p = zonedParts(Number(seconds) * 1000, timeZone);
+  const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
+}
+
+/** A datetime-local value read in the user's zone, as UNIX seconds (what Slack submits), or '' when empty. */
+export function zonedSeconds(local, timeZone) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(local ?? '');
+  if (!m) return '';
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  // The zone's offset at that moment, found from its wall clock; once more near a change of offset.
+  let guess = wall;
+  for (let i = 0; i < 2; i++) {
+    const p = zonedParts(guess, timeZone);
+    const shown = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+    guess = wall - (shown - guess);
+  }
+  return String(Math.floor(guess / 1000));
 }
 
 /** Element types that hold a value a view submission carries. */
@@ -367,6 +408,7 @@ export const STATEFUL = new Set([
   'checkboxes',
   'datepicker',
   'timepicker',
+  'datetimepicker',
   'file_input',
 ]);
 
@@ -501,6 +543,12 @@ function renderElement(block, element, ctx, place) {
     }
     case 'datepicker':
       return `<input class="bk-input bk-date"${common({ id, type: 'date', value: typeof value === 'string' ? value : '' })}>`;
+    case 'datetimepicker': {
+      // Slack shows and reads the picker in the user's own zone and submits UNIX seconds.
+      const tz = ctx.users?.get?.(ctx.me)?.tz ?? 'UTC';
+      const local = /^\d+$/.test(String(value ?? '')) ? zonedLocal(value, tz) : '';
+      return `<input class="bk-input bk-date"${common({ id, type: 'datetime-local', value: local, 'data-tz': tz })}>`;
+    }
     case 'timepicker':
       return `<input class="bk-input bk-date"${common({ id, type: 'time', value: typeof value === 'string' ? value : '' })}>`;
     default:

@@ -1,0 +1,131 @@
+import type { App } from '@slack/bolt';
+import { cancelScheduledSend, requestOfScheduled, scheduleOf } from '../../sending/scheduled.js';
+import type { OutboxRow } from '../../store/index.js';
+import { openCompose } from '../compose/open.js';
+import { updateCard } from '../delivery-cards.js';
+import type { SlackDeps } from '../deps.js';
+import { userMessageFor } from '../errors.js';
+import { mayCancel, roleOf } from '../permissions.js';
+import { sendAndShow } from '../send-flow.js';
+import { formatNumber } from '../ui/format.js';
+import { SCHEDULED_ACTIONS } from '../ui/scheduled.js';
+import { refusalText } from '../ui/send-checks.js';
+import { type ActionArgs, actionValue, tellUser } from './batch.js';
+
+const WAITING = new Set(['scheduled', 'held']);
+
+/**
+ * The row of the card's button, if the clicker may act on it: its author (still a sender) or an admin,
+ * checked on every click because anyone in the channel can press a button.
+ */
+async function rowFor(deps: SlackDeps, args: ActionArgs, what: string): Promise<OutboxRow | undefined> {
+  const id = Number(actionValue(args));
+  const row = Number.isSafeInteger(id) && id > 0 ? await deps.store.outbox.get(id) : undefined;
+  if (!row) {
+    await tellUser(args, ':warning: This card belongs to a send smsops no longer knows.');
+    return undefined;
+  }
+  const userId = args.body.user.id;
+  if (!mayCancel(await roleOf(deps, userId), userId, row.slackUser)) {
+    await tellUser(
+      args,
+      `:no_entry: Only the author of this scheduled send (<@${row.slackUser}>) or an admin may ${what} it.`,
+    );
+    return undefined;
+  }
+  if (!WAITING.has(row.state)) {
+    await updateCard(deps, args.client, row).catch(() => undefined);
+    await tellUser(
+      args,
+      ':information_source: This send is no longer waiting: it has gone or was cancelled. Its card says what happened.',
+    );
+    return undefined;
+  }
+  return row;
+}
+
+export function sendNowHandler(deps: SlackDeps) {
+  return async function handleScheduledSendNow(args: ActionArgs): Promise<void> {
+    await args.ack();
+    try {
+      const row = await rowFor(deps, args, 'send');
+      if (!row) return;
+      const outcome = await sendAndShow(deps, args.client, requestOfScheduled(row, { sendNow: true }));
+      if (outcome.kind === 'duplicate') {
+        await tellUser(args, ':information_source: It is already on its way: it was sent once, not twice.');
+      } else if (outcome.kind === 'refused') {
+        await tellUser(args, refusalText(outcome.refusal, await roleOf(deps, row.slackUser)));
+      }
+    } catch (error) {
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'scheduled send now failed',
+      );
+      await tellUser(args, userMessageFor(error)).catch(() => undefined);
+    }
+  };
+}
+
+export function cancelHandler(deps: SlackDeps) {
+  return async function handleScheduledCancel(args: ActionArgs): Promise<void> {
+    await args.ack();
+    try {
+      const row = await rowFor(deps, args, 'cancel');
+      if (!row) return;
+      const userId = args.body.user.id;
+      const cancelled = await cancelScheduledSend(deps, row.id, userId);
+      const fresh = (await deps.store.outbox.get(row.id)) ?? row;
+      await updateCard(deps, args.client, fresh).catch(() => undefined);
+      await tellUser(
+        args,
+        cancelled
+          ? ':no_entry_sign: Scheduled send cancelled: it will not be sent, and nothing was charged.'
+          : ':information_source: Too late to cancel: it has just gone. Its card says what happened.',
+      );
+    } catch (error) {
+      await tellUser(args, userMessageFor(error)).catch(() => undefined);
+    }
+  };
+}
+
+/** Reopens the compose modal as it was, with the time; saving it updates the same scheduled send. */
+export function editHandler(deps: SlackDeps) {
+  return async function handleScheduledEdit(args: ActionArgs): Promise<void> {
+    await args.ack();
+    try {
+      const row = await rowFor(deps, args, 'edit');
+      if (!row) return;
+      const input = scheduleOf(row)?.input ?? {};
+      const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+      const mode = text('mode') === 'personalised' ? 'personalised' : 'same';
+      const payload = row.payload as { threadTs?: string | null } | null;
+      await openCompose(
+        deps,
+        args.client,
+        (args.body as { trigger_id: string }).trigger_id,
+        {
+          channel: row.channel ?? row.slackUser,
+          ...(payload?.threadTs ? { threadTs: payload.threadTs } : {}),
+          editing: row.id,
+          ...(row.dueAt ? { scheduleAt: Math.floor(row.dueAt.getTime() / 1000) } : {}),
+        },
+        {
+          mode,
+          recipients: row.recipients.map(formatNumber).join('\n'),
+          csv: text('csvText'),
+          text: text('text') ?? row.text,
+          sender: row.sender ?? undefined,
+        },
+        args.body.user.id,
+      );
+    } catch (error) {
+      await tellUser(args, userMessageFor(error)).catch(() => undefined);
+    }
+  };
+}
+
+export function registerScheduledActions(app: App, deps: SlackDeps): void {
+  app.action({ action_id: SCHEDULED_ACTIONS.sendNow, type: 'block_actions' }, sendNowHandler(deps));
+  app.action({ action_id: SCHEDULED_ACTIONS.edit, type: 'block_actions' }, editHandler(deps));
+  app.action({ action_id: SCHEDULED_ACTIONS.cancel, type: 'block_actions' }, cancelHandler(deps));
+}

@@ -27,6 +27,8 @@ export interface SendRequest {
   channel: string;
   threadTs?: string;
   plan: SendPlan;
+  /** A chunk of a campaign (see campaign.ts): recorded on its outbox row. */
+  campaign?: { id: number; chunk: number };
 }
 
 export type SendOutcome =
@@ -95,6 +97,7 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
     at: createdAt,
     owner: lease.owner,
     leaseUntil: new Date(createdAt.getTime() + lease.ttlMs),
+    campaign: request.campaign ?? null,
   });
   const log = deps.logger.child({ outboxId: row.id, user: request.slackUser });
   if (!created) {

@@ -5,6 +5,7 @@ import * as drafts from './0002_drafts.js';
 import * as redaction from './0003_redaction.js';
 import * as sendLeases from './0004_send_leases.js';
 import * as digestMemory from './0005_digest_memory.js';
+import * as campaigns from './0006_campaigns.js';
 
 // Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
 // A new migration is a new file with the next number, appended to this list.
@@ -15,6 +16,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0003_redaction': { up: (db) => redaction.up(db) },
     '0004_send_leases': { up: (db) => sendLeases.up(db) },
     '0005_digest_memory': { up: (db) => digestMemory.up(db) },
+    '0006_campaigns': { up: (db) => campaigns.up(db, kind) },
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,7 @@
 import type { RepoContext } from '../context.js';
 import type { Store } from '../types.js';
 import { auditRepo } from './audit.js';
+import { campaignsRepo } from './campaigns.js';
 import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
 import { inboundRepo } from './inbound.js';
@@ -17,6 +18,7 @@ export type Repositories = Omit<Store, 'kind' | 'target' | 'health' | 'close'>;
 export function repositories(ctx: RepoContext): Repositories {
   return {
     outbox: outboxRepo(ctx),
+    campaigns: campaignsRepo(ctx),
     inbound: inboundRepo(ctx),
     subscriptions: subscriptionsRepo(ctx),
     jobRuns: jobRunsRepo(ctx),

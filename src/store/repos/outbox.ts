@@ -51,6 +51,8 @@ function toRow(r: Row): OutboxRow {
     redactedAt: fromMillisOrNull(r.redacted_at),
     owner: r.owner,
     leaseUntil: fromMillisOrNull(r.lease_until),
+    campaignId: r.campaign_id === null ? null : Number(r.campaign_id),
+    campaignChunk: r.campaign_chunk,
   };
 }
 
@@ -150,6 +152,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
             redacted_at: null,
             owner: intent.owner ?? null,
             lease_until: toMillisOrNull(intent.leaseUntil),
+            campaign_id: intent.campaign?.id ?? null,
+            campaign_chunk: intent.campaign?.chunk ?? null,
           })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
           .returningAll()

@@ -1,13 +1,8 @@
 import type { Logger } from '../log.js';
-import {
-  type ChunkRunDeps,
-  type ChunkStep,
-  runNextChunk,
-} from '../sending/campaign.js';
+import { type ChunkRunDeps, type ChunkStep, runNextChunk } from '../sending/campaign.js';
 import type { SendDeps, SendPlan } from '../sending/send.js';
 import type { Campaign } from '../store/index.js';
 import { JobLoop } from './loop.js';
-
 
 /** What the runner tells the Slack side: this campaign's card should show its latest state. */
 export interface CampaignReporter {
@@ -78,7 +73,10 @@ export class CampaignRunner {
       return;
     }
     void this.tick().catch((error: unknown) =>
-      this.#o.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'campaign pass failed'),
+      this.#o.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'campaign pass failed',
+      ),
     );
   }
 
@@ -156,11 +154,13 @@ export class CampaignRunner {
   }
 
   async #report(campaignId: number): Promise<void> {
-    await this.#o.reporter.changed(campaignId).catch((error: unknown) =>
-      this.#o.logger.warn(
-        { campaignId, err: error instanceof Error ? error.message : String(error) },
-        'campaign card not updated',
-      ),
-    );
+    await this.#o.reporter
+      .changed(campaignId)
+      .catch((error: unknown) =>
+        this.#o.logger.warn(
+          { campaignId, err: error instanceof Error ? error.message : String(error) },
+          'campaign card not updated',
+        ),
+      );
   }
 }

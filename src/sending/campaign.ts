@@ -291,7 +291,10 @@ export async function runNextChunk(deps: ChunkRunDeps, campaignId: number): Prom
       void store.campaigns
         .renewLease(campaign.id, deps.owner, new Date(deps.now().getTime() + deps.leaseMs))
         .catch((error: unknown) =>
-          log.warn({ err: error instanceof Error ? error.message : String(error) }, 'campaign lease not renewed'),
+          log.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'campaign lease not renewed',
+          ),
         );
     },
     Math.max(50, Math.floor(deps.leaseMs / 4)),

@@ -32,6 +32,8 @@ export interface HarnessOptions {
   /** A store of the test's choosing (e.g. PostgreSQL behind a proxy that can be cut); closed with the harness. */
   store?: Store;
   logger?: Logger;
+  /** More environment variables for the bot (e.g. SUBMIT_CHUNK_INTERVAL_MS). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         ? { SMS_GATEWAY_URL: options.gatewayUrl, SMS_GATEWAY_USERNAME: 'demo', SMS_GATEWAY_PASSWORD: 'demo' }
         : {}),
       ...sendingEnv(options.sending ?? {}),
+      ...options.env,
     },
     {
       slackLimits: options.slackLimits,

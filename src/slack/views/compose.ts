@@ -1,12 +1,15 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { executeSend, type SendOutcome } from '../../sending/send.js';
+import { isCampaign, startCampaign } from '../../sending/campaign.js';
+import { executeSend, type SendOutcome, type SendRequest } from '../../sending/send.js';
+import { postCampaignCard } from '../campaign-cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
 import { postCard, updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf, sendPolicyOf } from '../permissions.js';
+import { campaignStartedView } from '../ui/campaign.js';
 import { confirmView } from '../ui/compose.js';
 import {
   confirmedBelowView,
@@ -36,6 +39,39 @@ function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
   );
 }
 
+/**
+ * More recipients than one gateway call carries (SUBMIT_CHUNK_SIZE): a campaign, started here and sent chunk by
+ * chunk by the campaign runner; its card is posted at once.
+ */
+async function startAsCampaign(
+  deps: SlackDeps,
+  client: WebClient,
+  request: SendRequest,
+  viewId: string,
+): Promise<void> {
+  try {
+    const { campaign, created } = await startCampaign(deps, request, deps.settings.sending.submitChunkSize);
+    await client.views
+      .update({ view_id: viewId, view: campaignStartedView(campaign, !created, deps.settings.simulated) })
+      .catch((error: unknown) =>
+        deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
+      );
+    if (!created) return;
+    await postCampaignCard(deps, client, campaign.id).catch((error: unknown) =>
+      deps.logger.warn(
+        { campaignId: campaign.id, err: error instanceof Error ? error.message : String(error) },
+        'campaign card not posted',
+      ),
+    );
+    deps.nudgeCampaigns?.();
+  } catch (error) {
+    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'campaign not started');
+    await client.views
+      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
+      .catch(() => undefined);
+  }
+}
+
 /** After the ack: one send, the card in the channel, the modal updated with the outcome. */
 async function send(
   deps: SlackDeps,
@@ -44,18 +80,20 @@ async function send(
   stored: StoredDraft,
   viewId: string,
 ): Promise<void> {
+  const request: SendRequest = {
+    idempotencyKey: `compose:${stored.rootViewId}`,
+    slackUser: userId,
+    channel: stored.channel,
+    threadTs: stored.threadTs,
+    plan: stored.draft,
+  };
+  if (isCampaign(stored.draft, deps.settings.sending.submitChunkSize)) {
+    await startAsCampaign(deps, client, request, viewId);
+    return;
+  }
   let outcome: SendOutcome;
   try {
-    outcome = await executeSend(
-      { ...deps, policy: sendPolicyOf(deps) },
-      {
-        idempotencyKey: `compose:${stored.rootViewId}`,
-        slackUser: userId,
-        channel: stored.channel,
-        threadTs: stored.threadTs,
-        plan: stored.draft,
-      },
-    );
+    outcome = await executeSend({ ...deps, policy: sendPolicyOf(deps) }, request);
   } catch (error) {
     deps.logger.warn(
       { err: error instanceof Error ? error.message : String(error) },

@@ -8,10 +8,9 @@ import type { StoreKind } from '../types.js';
  */
 export async function up(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
   const table = db.schema.createTable('campaigns');
-  await (
-    kind === 'sqlite'
-      ? table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
-      : table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity())
+  await (kind === 'sqlite'
+    ? table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    : table.addColumn('id', 'bigint', (col) => col.primaryKey().generatedByDefaultAsIdentity())
   )
     .addColumn('idempotency_key', 'text', (col) => col.notNull().unique())
     .addColumn('create_token', 'text', (col) => col.notNull())

@@ -256,7 +256,14 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
       const ms = toMillis(at);
       return change(
         id,
-        { state: 'cancelled', cancelled_by: by, cancelled_at: ms, owner: null, lease_until: null, updated_at: ms },
+        {
+          state: 'cancelled',
+          cancelled_by: by,
+          cancelled_at: ms,
+          owner: null,
+          lease_until: null,
+          updated_at: ms,
+        },
         (eb) => eb('state', '<>', 'cancelled'),
         (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
       );

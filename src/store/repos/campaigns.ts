@@ -228,7 +228,7 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
       const ms = toMillis(at);
       return ctx.run(async (attempt) => {
         const before = await byId(id);
-        if (!before || before.state !== 'stopped') {
+        if (before?.state !== 'stopped') {
           return attempt > 0 && before?.state === 'running' && before.acting_user === by;
         }
         const result = await db

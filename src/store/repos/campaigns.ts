@@ -11,7 +11,38 @@ import type {
   OutboxState,
 } from '../types.js';
 
-type Row = Selectable<CampaignsTable>;
+type Row = Omit<Selectable<CampaignsTable>, 'plan'>;
+
+/** Every column but the plan: a campaign's plan is read once by the runner, never with its state. */
+const COLUMNS = [
+  'id',
+  'idempotency_key',
+  'create_token',
+  'slack_user',
+  'acting_user',
+  'channel',
+  'thread_ts',
+  'message_ts',
+  'sender',
+  'body',
+  'recipient_count',
+  'segments',
+  'estimated_cost',
+  'chunk_size',
+  'chunk_count',
+  'round',
+  'cursor',
+  'state',
+  'stop_reason',
+  'next_at',
+  'owner',
+  'lease_until',
+  'cancelled_by',
+  'cancelled_at',
+  'created_at',
+  'updated_at',
+  'redacted_at',
+] as const satisfies readonly (keyof Row)[];
 
 function toCampaign(r: Row): Campaign {
   return {
@@ -54,12 +85,13 @@ const claimableBy =
 
 export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
   const { db } = ctx;
-  const byId = (id: number) => db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+  const byId = (id: number) =>
+    db.selectFrom('campaigns').select(COLUMNS).where('id', '=', id).executeTakeFirst();
 
   /** One conditional UPDATE; after a retry whose first reply was lost, `isMine` recognises our own change. */
   const change = (
     id: number,
-    set: Partial<Omit<Row, 'id'>>,
+    set: Partial<Omit<Selectable<CampaignsTable>, 'id'>>,
     where: Condition,
     isMine: (row: Row) => boolean,
   ): Promise<boolean> =>
@@ -115,12 +147,12 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
             redacted_at: null,
           })
           .onConflict((oc) => oc.column('idempotency_key').doNothing())
-          .returningAll()
+          .returning(COLUMNS)
           .executeTakeFirst();
         if (inserted) return { campaign: toCampaign(inserted), created: true };
         const existing = await db
           .selectFrom('campaigns')
-          .selectAll()
+          .select(COLUMNS)
           .where('idempotency_key', '=', intent.idempotencyKey)
           .executeTakeFirstOrThrow();
         return { campaign: toCampaign(existing), created: existing.create_token === token };
@@ -144,7 +176,7 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
         const nowMs = toMillis(now);
         const rows = await db
           .selectFrom('campaigns')
-          .selectAll()
+          .select(COLUMNS)
           .where('state', '=', 'running')
           .where('next_at', '<=', nowMs)
           .where(claimableBy(owner, nowMs))

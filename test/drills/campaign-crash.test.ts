@@ -103,5 +103,52 @@ describe('kill -9 in the middle of a campaign', () => {
     );
     expect((await world.control.state()).batches).toHaveLength(10);
     expect(second.output()).not.toMatch(/"level":50/);
-  });
+    await second.stop();
+    bot = undefined;
+  }, 90_000);
+
+  it('killed while the gateway holds a chunk’s reply: after the restart that chunk is unknown and never resent; Send the rest sends the others', async () => {
+    await world.control.reset();
+    const after = world.fake.state.journal.seq;
+    const port = await closedPort();
+    const first = await start(port);
+    // The gateway takes the first chunk and holds its reply; the bot is killed meanwhile.
+    await world.control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 60_000, times: 1 });
+    await sendCampaign(first, 'held chunk drill');
+    await until('the gateway received chunk 1', async () => (await world.control.callCount('Submit')) >= 1);
+    await first.crash();
+    bot = undefined;
+
+    const second = await start(port);
+    // Chunk 1's lease runs out (2 x 3 s + 10 s after its last renewal); the tracker marks it unknown, the
+    // campaign stops, and the card says so with the exact counts.
+    const stopped = await world.fake.state.waitForMessage(
+      (m) =>
+        m.channel === channels.smsOps &&
+        /^SMS campaign C-\d+: 0 of 30 sent, 27 not sent, 3 unknown/.test(m.text) &&
+        JSON.stringify(m.blocks).includes('campaign_send_rest'),
+      { after, timeoutMs: 60_000 },
+    );
+    expect(JSON.stringify(stopped.blocks)).toContain('Chunk 1 of 10 is of unknown fate');
+    expect(await world.control.callCount('Submit')).toBe(1);
+
+    await second.driver.blockAction({
+      userId: users.admin,
+      message: stopped,
+      actionId: 'campaign_send_rest',
+    });
+    await until(
+      'every other chunk at the gateway',
+      async () => (await world.control.state()).batches.length >= 10,
+      30_000,
+    );
+    await world.fake.state.waitForMessage(
+      (m) => m.ts === stopped.ts && /27 of 30 sent, 0 not sent, 3 unknown/.test(m.text),
+      { after, timeoutMs: 30_000 },
+    );
+    const counts = await receivedPerNumber();
+    // The gateway did take chunk 1 before the kill: every number once, none twice.
+    expect(NUMBERS.map((n) => counts.get(n) ?? 0)).toEqual(NUMBERS.map(() => 1));
+    expect(await world.control.callCount('Submit')).toBe(10);
+  }, 120_000);
 });

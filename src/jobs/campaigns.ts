@@ -35,7 +35,8 @@ const PLANS_KEPT = 4;
 export class CampaignRunner {
   readonly #o: CampaignRunnerOptions;
   readonly #loop: JobLoop;
-  readonly #plans = new Map<number, SendPlan>();
+  /** Plans by campaign, with the redaction time they were read at: a number forgotten since is re-read. */
+  readonly #plans = new Map<number, { plan: SendPlan; redactedAt: number }>();
   #started = false;
   #pass: Promise<number> | undefined;
   #again = false;
@@ -144,12 +145,14 @@ export class CampaignRunner {
   }
 
   async #planOf(campaign: Campaign): Promise<SendPlan | undefined> {
+    const redactedAt = campaign.redactedAt?.getTime() ?? 0;
     const kept = this.#plans.get(campaign.id);
-    if (kept) return kept;
+    if (kept && kept.redactedAt === redactedAt) return kept.plan;
     const plan = (await this.#o.send.store.campaigns.plan(campaign.id)) as SendPlan | undefined;
     if (!plan) return undefined;
+    this.#plans.delete(campaign.id);
     if (this.#plans.size >= PLANS_KEPT) this.#plans.delete(this.#plans.keys().next().value!);
-    this.#plans.set(campaign.id, plan);
+    this.#plans.set(campaign.id, { plan, redactedAt });
     return plan;
   }
 

@@ -86,8 +86,9 @@ export function chunkOf(plan: SendPlan, chunkSize: number, chunk: number): SendP
   const from = chunk * chunkSize;
   const to = from + chunkSize;
   const price = plan.totalSegments > 0 ? plan.estimatedCost / plan.totalSegments : 0;
+  // A number forgotten on request is blanked in place (see CampaignsRepo.forgetNumber): it is not sent to.
   if (plan.envelopes) {
-    const envelopes = plan.envelopes.slice(from, to);
+    const envelopes = plan.envelopes.slice(from, to).filter((e) => e.to !== '');
     const encoding = encodingOf(plan.dataCoding);
     let segments = 0;
     for (const e of envelopes) segments += analyzeText(e.message, { encoding }).segments;
@@ -99,7 +100,7 @@ export function chunkOf(plan: SendPlan, chunkSize: number, chunk: number): SendP
       estimatedCost: segments * price,
     };
   }
-  const recipients = plan.recipients.slice(from, to);
+  const recipients = plan.recipients.slice(from, to).filter((r) => r !== '');
   const perMessage = plan.recipients.length > 0 ? plan.totalSegments / plan.recipients.length : 0;
   const segments = Math.round(perMessage * recipients.length);
   return { ...plan, recipients, totalSegments: segments, estimatedCost: segments * price };

@@ -333,6 +333,11 @@ export interface CampaignsRepo {
   chunks(id: number): Promise<CampaignChunkRow[]>;
   /** Retention: campaigns no longer running, created before `before`, lose their plan and text. */
   purgeContentBefore(before: Date, at?: Date): Promise<number>;
+  /**
+   * `/sms forget`: the number (and its personalised text) is blanked in every campaign's plan, in place, so
+   * the chunks keep their positions; a chunk sends to the numbers left. Returns how many campaigns held it.
+   */
+  forgetNumber(msisdn: string, at?: Date): Promise<number>;
 }
 
 // ---- subscriptions ----

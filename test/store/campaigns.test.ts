@@ -172,6 +172,33 @@ function campaignContract(backend: Backend): void {
     expect((await a.campaigns.get(campaign.id))?.state).toBe('done');
   });
 
+  it('/sms forget blanks the number in every campaign plan, in place, so the chunks keep their positions', async () => {
+    const personal = {
+      ...plan,
+      recipients: ['905320000001', '905320000002', '905320000003'],
+      envelopes: [
+        { to: '905320000001', message: 'Hi A' },
+        { to: '905320000002', message: 'Hi B' },
+        { to: '905320000003', message: 'Hi C' },
+      ],
+    };
+    const { campaign } = await a.campaigns.create({ ...intent('k8', 3, 1), plan: personal });
+    const { campaign: other } = await a.campaigns.create(intent('k9'));
+    expect(await b.campaigns.forgetNumber('905320000002', at(5))).toBe(2);
+    expect(await a.campaigns.plan(campaign.id)).toEqual({
+      ...personal,
+      recipients: ['905320000001', '', '905320000003'],
+      envelopes: [
+        { to: '905320000001', message: 'Hi A' },
+        { to: '', message: '' },
+        { to: '905320000003', message: 'Hi C' },
+      ],
+    });
+    expect(await a.campaigns.plan(other.id)).toEqual({ ...plan, recipients: ['905320000001', ''] });
+    expect((await a.campaigns.get(campaign.id))?.redactedAt).toEqual(at(5));
+    expect(await b.campaigns.forgetNumber('905320000002', at(6))).toBe(0);
+  });
+
   it('retention takes the plan and text of campaigns no longer running', async () => {
     const { campaign: running } = await a.campaigns.create(intent('k6'));
     const { campaign: done } = await a.campaigns.create(intent('k7'));

@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
-import { fromJson, fromMillis, fromMillisOrNull, newToken, toMillis } from '../codec.js';
+import { fromJson, fromMillis, fromMillisOrNull, jsonStringPattern, newToken, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { CampaignsTable, Database } from '../schema.js';
 import type {
@@ -358,6 +358,34 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
           .where('plan', '<>', '')
           .executeTakeFirst();
         return Number(result.numUpdatedRows);
+      }),
+
+    forgetNumber: (msisdn, at = ctx.now()) =>
+      ctx.run(async () => {
+        const rows = await db
+          .selectFrom('campaigns')
+          .select(['id', 'plan'])
+          .where('plan', 'like', jsonStringPattern(msisdn))
+          .execute();
+        let changed = 0;
+        for (const row of rows) {
+          const plan = fromJson<{ recipients?: string[]; envelopes?: { to: string; message: string }[] }>(
+            row.plan,
+          );
+          if (!plan) continue;
+          const recipients = (plan.recipients ?? []).map((r) => (r === msisdn ? '' : r));
+          const envelopes = plan.envelopes?.map((e) => (e.to === msisdn ? { to: '', message: '' } : e));
+          const next = { ...plan, recipients, ...(envelopes ? { envelopes } : {}) };
+          const text = JSON.stringify(next);
+          if (text === row.plan) continue;
+          await db
+            .updateTable('campaigns')
+            .set({ plan: text, redacted_at: toMillis(at) })
+            .where('id', '=', row.id)
+            .execute();
+          changed++;
+        }
+        return changed;
       }),
   };
 }

@@ -99,6 +99,16 @@ describe('campaigns: sends larger than one gateway call', () => {
     expect([...(await receivedPerNumber()).values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('Refresh asks the gateway about the chunks still being delivered and the card follows', async () => {
+    const { card } = await startCampaign('Refresh me');
+    await h.bot.campaigns.tick();
+    const sent = await cardShows(card, /8 of 8 sent/);
+    await h.control.advance({ deliver: 0.5 });
+    await h.driver.blockAction({ userId: users.admin, message: sent, actionId: 'campaign_refresh' });
+    // Nothing polled these chunks but the click.
+    await cardShows(card, /8 of 8 sent, 0 not sent; [1-7] delivered, [1-7] undelivered, 0 pending/);
+  });
+
   it('a repeated submission (Slack retry or double click) starts nothing twice', async () => {
     const view = await h.openCompose('send');
     const values = { recipients: NUMBERS.join('\n'), text: 'Only one campaign' };

@@ -8,6 +8,9 @@ import { campaignReference } from '../ui/campaign.js';
 import { formatCount } from '../ui/format.js';
 import { type ActionArgs, actionValue, tellUser } from './batch.js';
 
+/** At most this many chunks are polled at once on Refresh; the tracker's own rounds reach the rest. */
+const REFRESH_POLLS = 10;
+
 /** The campaign a card's button names, or a word to the user when smsops no longer knows it. */
 async function campaignOf(deps: SlackDeps, args: ActionArgs): Promise<Campaign | undefined> {
   const id = Number(actionValue(args));
@@ -117,6 +120,12 @@ export function campaignRefreshHandler(deps: SlackDeps) {
     }
     const id = Number(actionValue(args));
     if (!Number.isSafeInteger(id)) return;
+    // The chunks still being delivered are asked about now (a few, oldest first: each is one QueryMulti);
+    // the tracker brings the card up to date as their answers come.
+    const open = (await deps.store.campaigns.chunks(id)).filter(
+      (c) => c.state === 'submitted' && !c.final && c.messageId,
+    );
+    for (const chunk of open.slice(0, REFRESH_POLLS)) deps.nudgeTracker(chunk.outboxId);
     await refreshCard(deps, args, id);
   };
 }

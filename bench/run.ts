@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchAck } from './ack.js';
+import { benchCampaign } from './campaign.js';
 import { benchCompose } from './compose.js';
 import { benchDigest } from './digest.js';
 import { type BenchFigure, ratioOf, type Target, targetMet, targetText } from './figure.js';
@@ -86,6 +87,7 @@ const benches: [string, () => Promise<Figure[]>][] = [
   ['ack', benchAck],
   ['gateway', benchGateway],
   ['compose', benchCompose],
+  ['campaign', benchCampaign],
   ['startup', benchStartup],
 ];
 for (const [name, bench] of benches) {

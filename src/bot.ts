@@ -9,6 +9,7 @@ import { healthReporter } from './http/health.js';
 import { type HealthReport, type RunningHttpServer, startHttpServer } from './http/server.js';
 import type { SlackGateLimits } from './http/slack-gate.js';
 import { LowBalanceChecker } from './jobs/alert-balance.js';
+import { CampaignRunner } from './jobs/campaigns.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
 import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
@@ -21,10 +22,12 @@ import { registerSecret } from './secrets.js';
 import { sendLeaseMs } from './sending/lease.js';
 import { observedFetch, type SlackApiObserver } from './slack/api-calls.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
+import { campaignReporter } from './slack/campaign-cards.js';
 import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/delivery-cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
+import { sendPolicyOf } from './slack/permissions.js';
 import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
 import { UserZones } from './slack/user-zones.js';
@@ -66,6 +69,8 @@ export interface Bot {
   readonly deps: SlackDeps;
   readonly slack: SlackApp;
   readonly tracker: DeliveryTracker;
+  /** Submits the chunks of campaigns (sends larger than SUBMIT_CHUNK_SIZE). */
+  readonly campaigns: CampaignRunner;
   readonly relay: InboundRelay;
   readonly digests: DigestScheduler;
   readonly alerts: LowBalanceChecker;
@@ -300,14 +305,32 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     slackListener = slack.requestListener;
 
     const cards = new CardUpdater({ deps, client: slack.app.client, logger });
+    // A campaign's chunks are tracked as any send, but shown on the campaign's one card.
+    const campaignCards = campaignReporter(deps, slack.app.client, cards);
+    const campaigns = new CampaignRunner({
+      send: { ...deps, policy: sendPolicyOf(deps), sendLease: deps.sendLease },
+      owner: instanceId,
+      leaseMs,
+      paceMs: config.sending.chunkIntervalMs,
+      reporter: campaignCards,
+      logger,
+    });
+    deps.nudgeCampaigns = () => campaigns.kick();
+    const onProgress = cardOnProgress(deps, slack.app.client, cards);
     tracker = new DeliveryTracker({
       gateway,
       store,
       logger,
       now,
-      onProgress: cardOnProgress(deps, slack.app.client, cards),
+      onProgress: (row) =>
+        row.campaignId === null ? onProgress(row) : campaignCards.changed(row.campaignId),
       stalePendingMs: leaseMs,
-      onUnknown: (row) => postCard(deps, slack.app.client, row),
+      onUnknown: async (row) => {
+        if (row.campaignId === null) return postCard(deps, slack.app.client, row);
+        // The campaign waiting on this chunk stops at its next pass: a chunk of unknown fate is never resent.
+        campaigns.kick();
+        await campaignCards.changed(row.campaignId);
+      },
       jobObserver: metrics?.jobs,
     });
     const liveTracker = tracker;
@@ -386,6 +409,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     closers.push(
       () => cards.stop(),
       () => liveTracker.stop(),
+      () => campaigns.stop(),
       () => relay.stop(),
       () => digests.stop(),
       () => alerts.stop(),
@@ -406,6 +430,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       deps,
       slack,
       tracker: liveTracker,
+      campaigns,
       relay,
       digests,
       alerts,
@@ -420,6 +445,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         started = true;
         if (overrides.startJobs !== false) {
           liveTracker.start();
+          campaigns.start();
           relay.start();
           digests.start();
           alerts.start();

@@ -49,6 +49,10 @@ export interface Config {
     readonly confirmRecipients: number;
     readonly confirmCost?: number;
     readonly pricePerSegment: number;
+    /** SUBMIT_CHUNK_SIZE: most recipients in one gateway call; a larger send becomes a campaign of chunks. */
+    readonly submitChunkSize: number;
+    /** SUBMIT_CHUNK_INTERVAL_MS: the pace of a campaign, the least time between two of its chunks. */
+    readonly chunkIntervalMs: number;
   };
   readonly inbound: {
     readonly conversationHours: number;
@@ -251,7 +255,9 @@ const envSchema = z.object({
     .transform((v) => (v === undefined || v === '' ? 'on' : v.toLowerCase()))
     .pipe(z.enum(['on', 'off'], { message: 'expected on or off' })),
   MAX_SEGMENTS: integer(1, 10, 6),
-  MAX_RECIPIENTS: integer(1, 100_000, 10_000),
+  MAX_RECIPIENTS: integer(1, 1_000_000, 100_000),
+  SUBMIT_CHUNK_SIZE: integer(1, 100_000, 1_000),
+  SUBMIT_CHUNK_INTERVAL_MS: integer(0, 3_600_000, 1_000),
   CONFIRM_RECIPIENTS: integer(0, 100_000, 50),
   CONFIRM_COST: decimal('an amount such as 25 or 12.50').optional(),
   SMS_PRICE_PER_SEGMENT: decimal('a price such as 0.05').optional(),
@@ -405,6 +411,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       confirmRecipients: e.CONFIRM_RECIPIENTS,
       confirmCost: e.CONFIRM_COST,
       pricePerSegment: e.SMS_PRICE_PER_SEGMENT ?? 0.05,
+      submitChunkSize: e.SUBMIT_CHUNK_SIZE,
+      chunkIntervalMs: e.SUBMIT_CHUNK_INTERVAL_MS,
     },
     logLevel: e.LOG_LEVEL,
     metricsPort: e.METRICS_PORT,

@@ -67,6 +67,8 @@ describe('loadConfig', () => {
       CONFIRM_RECIPIENTS: '10',
       CONFIRM_COST: '12.50',
       SMS_PRICE_PER_SEGMENT: '0.031',
+      SUBMIT_CHUNK_SIZE: '250',
+      SUBMIT_CHUNK_INTERVAL_MS: '0',
       CONVERSATION_HOURS: '12',
       STOP_WORDS: 'STOP, BASTA',
       SURVEY_KEYWORDS: 'POLL=7',
@@ -94,6 +96,8 @@ describe('loadConfig', () => {
       confirmRecipients: 10,
       confirmCost: 12.5,
       pricePerSegment: 0.031,
+      submitChunkSize: 250,
+      chunkIntervalMs: 0,
     });
     expect(config.gateway).toMatchObject({
       url: 'https://sms.example.com',

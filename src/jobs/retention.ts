@@ -79,10 +79,19 @@ export class RetentionPurge {
     const { store, logger, settings } = this.#o;
     const before = new Date(now.getTime() - settings.retentionDays * DAY_MS);
     const sends = await store.outbox.purgeContentBefore(before, now);
+    // A campaign's plan holds every number and text it was to send; one no longer running lets them go.
+    const campaigns = await store.campaigns.purgeContentBefore(before, now);
     const drafts = (await store.drafts.purgeCreatedBefore(before)) + (await store.drafts.pruneExpired(now));
     const threads = await store.inbound.purgeThreadsBefore(before);
     logger.info(
-      { retentionDays: settings.retentionDays, before: before.toISOString(), sends, drafts, threads },
+      {
+        retentionDays: settings.retentionDays,
+        before: before.toISOString(),
+        sends,
+        campaigns,
+        drafts,
+        threads,
+      },
       'personal data older than RETENTION_DAYS purged',
     );
     return { sends, drafts, threads };

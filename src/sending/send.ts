@@ -41,6 +41,8 @@ export interface SendRequest {
     /** Kept in the row's payload (what the card says about the schedule). */
     keep: { [key: string]: JsonValue };
   };
+  /** A chunk of a campaign (see campaign.ts): recorded on its outbox row. */
+  campaign?: { id: number; chunk: number };
 }
 
 export type SendOutcome =
@@ -146,6 +148,7 @@ async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOut
         at: createdAt,
         owner: lease.owner,
         leaseUntil,
+        campaign: request.campaign ?? null,
       });
   const log = deps.logger.child({ outboxId: row.id, user: request.slackUser });
   if (!created) {

@@ -27,7 +27,8 @@ export interface CardUpdaterOptions {
  * the card updates, for its Retry-After, never the app's other calls.
  */
 export class CardUpdater {
-  readonly #waiting = new Map<OutboxRow['id'], OutboxRow>();
+  /** Each card's latest update, keyed by card: a delivery card by its send, a campaign card by its campaign. */
+  readonly #waiting = new Map<string, () => Promise<void>>();
   readonly #o: CardUpdaterOptions;
   readonly #intervalMs: number;
   #tokens = BURST;
@@ -43,10 +44,16 @@ export class CardUpdater {
 
   /** Schedules the card of this row to show it; an older state still waiting is replaced. */
   update(row: OutboxRow): void {
-    if (!row.channel || !row.messageTs || this.#stopped) return;
+    if (!row.channel || !row.messageTs) return;
+    this.updateCard(`send:${row.id}`, () => updateCard(this.#o.deps, this.#o.client, row));
+  }
+
+  /** Schedules any card's chat.update under the same pace; `send` builds the card when its turn comes. */
+  updateCard(key: string, send: () => Promise<void>): void {
+    if (this.#stopped) return;
     // Re-inserting moves the card to the back: cards take turns instead of one busy batch starving others.
-    this.#waiting.delete(row.id);
-    this.#waiting.set(row.id, row);
+    this.#waiting.delete(key);
+    this.#waiting.set(key, send);
     this.#running ??= this.#drain().finally(() => {
       this.#running = undefined;
     });
@@ -71,12 +78,12 @@ export class CardUpdater {
       if (!next) return;
       await this.#pace();
       if (this.#stopped) return;
-      const [id, row] = next;
+      const [id, first] = next;
       // The latest state of this card, which may have changed while it waited for its turn.
-      const latest = this.#waiting.get(id) ?? row;
+      const latest = this.#waiting.get(id) ?? first;
       this.#waiting.delete(id);
       try {
-        await updateCard(this.#o.deps, this.#o.client, latest);
+        await latest();
       } catch (error) {
         if (isRateLimited(error)) {
           if (!this.#waiting.has(id)) this.#waiting.set(id, latest);
@@ -85,7 +92,7 @@ export class CardUpdater {
           continue;
         }
         this.#o.logger.warn(
-          { outboxId: id, err: error instanceof Error ? error.message : String(error) },
+          { card: id, err: error instanceof Error ? error.message : String(error) },
           'delivery card not updated',
         );
       }

@@ -16,11 +16,14 @@ export interface SendingSettings {
   confirmCost?: number;
   pricePerSegment: number;
   defaultValidityMinutes: number;
+  /** SUBMIT_CHUNK_SIZE: a send to more recipients is a campaign of chunks of this size. */
+  submitChunkSize: number;
 }
 
 /** The sending settings of a config; a send is valid for 24 hours, the gateway's own default (gateway-notes.md). */
 export function sendingSettingsOf(sending: Config['sending']): SendingSettings {
-  return { ...sending, defaultValidityMinutes: 1440 };
+  const { chunkIntervalMs: _pace, ...limits } = sending;
+  return { ...limits, defaultValidityMinutes: 1440 };
 }
 
 export interface SlackSettings {
@@ -47,6 +50,8 @@ export interface SlackDeps {
   now: () => Date;
   /** Asks the delivery tracker to poll a batch soon (after a send, a refresh, a cancel). */
   nudgeTracker: (outboxId: number) => void;
+  /** Asks the campaign runner to look at running campaigns now (after a start or Send the rest). */
+  nudgeCampaigns?: () => void;
   /** How this instance claims a send while its gateway call is in flight (default: see defaultSendLease). */
   sendLease?: SendLease;
   /** Told of every send's outcome (the metrics, when METRICS_PORT is set). */

@@ -40,6 +40,43 @@ export interface OutboxTable {
   lease_until: number | null;
   /** A scheduled (or held) send: when it is due. */
   due_at: number | null;
+  /** A chunk of a campaign: the campaign and the chunk's number (from 0); null for an ordinary send. */
+  campaign_id: number | null;
+  campaign_chunk: number | null;
+}
+
+/** A send larger than one gateway call: the plan, and the cursor of the chunk to submit next. */
+export interface CampaignsTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  create_token: string;
+  slack_user: string;
+  /** Who the next chunks are sent as: the author, or whoever pressed Send the rest. */
+  acting_user: string;
+  channel: string;
+  thread_ts: string | null;
+  message_ts: string | null;
+  sender: string;
+  body: string;
+  /** The validated send plan as JSON; '' once purged. */
+  plan: string;
+  recipient_count: number;
+  segments: number;
+  estimated_cost: number | null;
+  chunk_size: number;
+  chunk_count: number;
+  round: number;
+  cursor: number;
+  state: string;
+  stop_reason: string | null;
+  next_at: number;
+  owner: string | null;
+  lease_until: number | null;
+  cancelled_by: string | null;
+  cancelled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  redacted_at: number | null;
 }
 
 export interface InboundMessagesTable {
@@ -154,6 +191,7 @@ export interface AppSettingsTable {
 
 export interface Database {
   outbox: OutboxTable;
+  campaigns: CampaignsTable;
   inbound_messages: InboundMessagesTable;
   relay_cursors: RelayCursorsTable;
   inbound_threads: InboundThreadsTable;

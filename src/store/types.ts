@@ -81,6 +81,8 @@ export interface SendIntent {
   /** The instance about to call the gateway, and until when its claim on this pending send holds. */
   owner?: string | null;
   leaseUntil?: Date | null;
+  /** A chunk of a campaign: which one, and its number (from 0). */
+  campaign?: { id: number; chunk: number } | null;
 }
 
 export interface DeliveryProgress {
@@ -125,6 +127,9 @@ export interface OutboxRow {
   leaseUntil: Date | null;
   /** A scheduled send: when it is due (kept once sent, for its card). */
   dueAt: Date | null;
+  /** A chunk of a campaign: the campaign's id and the chunk's number (from 0); null for an ordinary send. */
+  campaignId: number | null;
+  campaignChunk: number | null;
 }
 
 /**
@@ -278,6 +283,116 @@ export interface InboundRepo {
   purgeThreadsBefore(before: Date): Promise<number>;
   /** Forgets every conversation thread of this number, in every channel; returns how many. */
   forgetNumber(msisdn: string): Promise<number>;
+}
+
+// ---- campaigns ----
+
+/**
+ * `running`: chunks are being submitted; `stopped`: a chunk was refused or its fate is unknown, the rest
+ * waits for a person; `cancelled`: by a person; `done`: every chunk went through the send path.
+ */
+export type CampaignState = 'running' | 'stopped' | 'cancelled' | 'done';
+
+export interface CampaignIntent {
+  idempotencyKey: string;
+  slackUser: string;
+  channel: string;
+  threadTs?: string | null;
+  sender: string;
+  text: string;
+  /** The validated send plan, as the send path takes it. */
+  plan: JsonValue;
+  recipientCount: number;
+  segments: number;
+  estimatedCost?: number | null;
+  chunkSize: number;
+  at?: Date;
+}
+
+export interface Campaign {
+  id: number;
+  idempotencyKey: string;
+  slackUser: string;
+  actingUser: string;
+  channel: string;
+  threadTs: string | null;
+  messageTs: string | null;
+  sender: string;
+  text: string;
+  recipientCount: number;
+  segments: number;
+  estimatedCost: number | null;
+  chunkSize: number;
+  chunkCount: number;
+  /** 0, then one more each time a person sends the rest. */
+  round: number;
+  /** The chunk to submit next in this round; chunkCount once every chunk went. */
+  cursor: number;
+  state: CampaignState;
+  stopReason: string | null;
+  /** The next chunk goes no earlier than this (the pace). */
+  nextAt: Date;
+  owner: string | null;
+  leaseUntil: Date | null;
+  cancelledBy: string | null;
+  cancelledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  redactedAt: Date | null;
+}
+
+/** What the card and the runner need of one chunk's outbox row, without its numbers. */
+export interface CampaignChunkRow {
+  outboxId: number;
+  chunk: number;
+  idempotencyKey: string;
+  state: OutboxState;
+  messageId: string | null;
+  recipientCount: number;
+  delivered: number;
+  undelivered: number;
+  deliveryCount: number;
+  final: boolean;
+  reason: string | null;
+}
+
+export interface CampaignsRepo {
+  /** Idempotent on the key: a repeated intent returns the first campaign with created=false. */
+  create(intent: CampaignIntent): Promise<{ campaign: Campaign; created: boolean }>;
+  get(id: number): Promise<Campaign | undefined>;
+  /** The stored plan, as given to create(); undefined once purged or for an unknown id. */
+  plan(id: number): Promise<JsonValue | undefined>;
+  /** Running campaigns due at `now` that `owner` may claim: unowned, its own, or whose lease ran out. */
+  due(now: Date, owner: string, limit: number): Promise<Campaign[]>;
+  /**
+   * The claim of chunk `chunk` (the cursor) of a running campaign, due at `now`, for `owner` until `leaseUntil`:
+   * true for exactly one caller while the claim holds. Unowned, owned by `owner`, or lease run out.
+   */
+  claimChunk(id: number, chunk: number, owner: string, now: Date, leaseUntil: Date): Promise<boolean>;
+  /** Keeps the claim while a chunk's gateway call is in flight; false once `owner` no longer holds it. */
+  renewLease(id: number, owner: string, until: Date): Promise<boolean>;
+  /** Past chunk `chunk`: the cursor moves on (only from that chunk) and the claim is given back. */
+  advance(id: number, chunk: number, owner: string, nextAt: Date): Promise<boolean>;
+  /** Gives back a claim without moving (a chunk still in flight elsewhere, a stop of this instance). */
+  release(id: number, owner: string): Promise<boolean>;
+  /** `running` to `done` once the cursor passed the last chunk. */
+  finish(id: number, at?: Date): Promise<boolean>;
+  /** `running` to `stopped`, with the reason. */
+  stop(id: number, reason: string, at?: Date): Promise<boolean>;
+  /** `stopped` to `running` for one more round from the first chunk, sent as `by`; false when not stopped. */
+  resume(id: number, by: string, at?: Date): Promise<boolean>;
+  /** Any state but `cancelled` to `cancelled`; false when it already was. */
+  cancel(id: number, by: string, at?: Date): Promise<boolean>;
+  setCardMessage(id: number, channel: string, ts: string): Promise<boolean>;
+  /** Every chunk row of the campaign (several for a chunk sent again in a later round), by id. */
+  chunks(id: number): Promise<CampaignChunkRow[]>;
+  /** Retention: campaigns no longer running, created before `before`, lose their plan and text. */
+  purgeContentBefore(before: Date, at?: Date): Promise<number>;
+  /**
+   * `/sms forget`: the number (and its personalised text) is blanked in every campaign's plan, in place, so
+   * the chunks keep their positions; a chunk sends to the numbers left. Returns how many campaigns held it.
+   */
+  forgetNumber(msisdn: string, at?: Date): Promise<number>;
 }
 
 // ---- subscriptions ----
@@ -505,6 +620,7 @@ export interface Store {
   /** DATABASE_URL with any password masked, for log lines. */
   readonly target: string;
   readonly outbox: OutboxRepo;
+  readonly campaigns: CampaignsRepo;
   readonly inbound: InboundRepo;
   readonly subscriptions: SubscriptionsRepo;
   readonly jobRuns: JobRunsRepo;

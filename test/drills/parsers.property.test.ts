@@ -257,6 +257,8 @@ describe('configuration', () => {
     'CONFIRM_RECIPIENTS',
     'CONFIRM_COST',
     'SMS_PRICE_PER_SEGMENT',
+    'SUBMIT_CHUNK_SIZE',
+    'SUBMIT_CHUNK_INTERVAL_MS',
     'CONVERSATION_HOURS',
     'STOP_WORDS',
     'SURVEY_KEYWORDS',

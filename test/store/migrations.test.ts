@@ -144,6 +144,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
       const log = captureLogger();
       const store = await openStore(url, { schema, logger: log.logger });
+      // 0005 and whatever later migrations there are.
       expect(migratedLines(log.lines).map((l) => l.migrationsApplied)).toEqual([
         Object.keys(all).filter((name) => name >= '0005_digest_memory'),
       ]);

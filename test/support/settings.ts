@@ -8,5 +8,6 @@ export function sendingEnv(sending: Partial<SendingSettings>): Record<string, st
   if (sending.confirmRecipients !== undefined) env.CONFIRM_RECIPIENTS = String(sending.confirmRecipients);
   if (sending.confirmCost !== undefined) env.CONFIRM_COST = String(sending.confirmCost);
   if (sending.pricePerSegment !== undefined) env.SMS_PRICE_PER_SEGMENT = String(sending.pricePerSegment);
+  if (sending.submitChunkSize !== undefined) env.SUBMIT_CHUNK_SIZE = String(sending.submitChunkSize);
   return env;
 }

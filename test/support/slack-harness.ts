@@ -34,7 +34,7 @@ export interface HarnessOptions {
   logger?: Logger;
   /** The bot's clock (buildBot's `now`): a test moves it instead of sleeping. */
   now?: () => Date;
-  /** More environment variables for the bot (e.g. METRICS_PORT, SCHEDULE_GRACE_MINUTES). */
+  /** More environment variables for the bot (e.g. METRICS_PORT, SCHEDULE_GRACE_MINUTES, SUBMIT_CHUNK_INTERVAL_MS). */
   env?: Record<string, string>;
 }
 

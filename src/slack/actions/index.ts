@@ -1,11 +1,13 @@
 import type { App } from '@slack/bolt';
 import { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
+import { CAMPAIGN_ACTIONS } from '../ui/campaign.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
 import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
 import { GATEWAY_CHECK_ACTIONS } from '../ui/gateway-check.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
+import { campaignCancelHandler, campaignRefreshHandler, campaignSendRestHandler } from './campaign.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
@@ -27,6 +29,9 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: CARD_ACTIONS.checkGateway, type: 'block_actions' }, checkGatewayHandler(deps));
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.confirm, type: 'block_actions' }, confirmMatchHandler(deps));
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
+  app.action({ action_id: CAMPAIGN_ACTIONS.cancel, type: 'block_actions' }, campaignCancelHandler(deps));
+  app.action({ action_id: CAMPAIGN_ACTIONS.sendRest, type: 'block_actions' }, campaignSendRestHandler(deps));
+  app.action({ action_id: CAMPAIGN_ACTIONS.refresh, type: 'block_actions' }, campaignRefreshHandler(deps));
   registerInboundActions(app, deps);
   registerThreadAnswerActions(app, deps);
   registerScheduledActions(app, deps);

@@ -17,17 +17,27 @@ export async function forgetCommand(ctx: CommandContext): Promise<void> {
   const sends = await store.outbox.forgetNumber(msisdn, now);
   const threads = await store.inbound.forgetNumber(msisdn);
   const drafts = await store.drafts.forgetNumber(msisdn);
+  // Campaign plans hold every number a campaign sends to; a campaign still running no longer sends to this one.
+  const campaigns = await store.campaigns.forgetNumber(msisdn, now);
   const lists = await store.recipientLists.removeMember(msisdn, now);
   const optedOut = await store.optOuts.has(msisdn);
   await store.audit.append({
     actor: ctx.userId,
     action: 'forget',
     target: maskNumber(msisdn),
-    details: { sends: sends.sends, texts: sends.texts, threads, drafts, lists: lists.length, optedOut },
+    details: {
+      sends: sends.sends,
+      texts: sends.texts,
+      campaigns,
+      threads,
+      drafts,
+      lists: lists.length,
+      optedOut,
+    },
     at: now,
   });
   ctx.deps.logger.info(
-    { user: ctx.userId, sends: sends.sends, threads, drafts, lists: lists.length },
+    { user: ctx.userId, sends: sends.sends, campaigns, threads, drafts, lists: lists.length },
     'a number was forgotten on request',
   );
   await reply(ctx, forgottenMessage(msisdn, { ...sends, threads, drafts, lists, optedOut }));

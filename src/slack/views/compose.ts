@@ -1,5 +1,8 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { isCampaign, startCampaign } from '../../sending/campaign.js';
+import type { SendRequest } from '../../sending/send.js';
+import { postCampaignCard } from '../campaign-cards.js';
 import { buildDraft, type Draft } from '../compose/draft.js';
 import { readScheduleChoice } from '../compose/schedule-input.js';
 import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
@@ -7,6 +10,7 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
+import { campaignStartedView } from '../ui/campaign.js';
 import { confirmView } from '../ui/compose.js';
 import {
   confirmedBelowView,
@@ -39,6 +43,39 @@ function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
   );
 }
 
+/**
+ * More recipients than one gateway call carries (SUBMIT_CHUNK_SIZE): a campaign, started here and sent chunk by
+ * chunk by the campaign runner; its card is posted at once.
+ */
+async function startAsCampaign(
+  deps: SlackDeps,
+  client: WebClient,
+  request: SendRequest,
+  viewId: string,
+): Promise<void> {
+  try {
+    const { campaign, created } = await startCampaign(deps, request, deps.settings.sending.submitChunkSize);
+    await client.views
+      .update({ view_id: viewId, view: campaignStartedView(campaign, !created, deps.settings.simulated) })
+      .catch((error: unknown) =>
+        deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
+      );
+    if (!created) return;
+    await postCampaignCard(deps, client, campaign.id).catch((error: unknown) =>
+      deps.logger.warn(
+        { campaignId: campaign.id, err: error instanceof Error ? error.message : String(error) },
+        'campaign card not posted',
+      ),
+    );
+    deps.nudgeCampaigns?.();
+  } catch (error) {
+    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'campaign not started');
+    await client.views
+      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
+      .catch(() => undefined);
+  }
+}
+
 /** After the ack: one send, the card in the channel, the modal updated with the outcome. */
 async function send(
   deps: SlackDeps,
@@ -47,32 +84,32 @@ async function send(
   stored: StoredDraft,
   viewId: string,
 ): Promise<void> {
+  const request: SendRequest = {
+    idempotencyKey: `compose:${stored.rootViewId}`,
+    slackUser: userId,
+    channel: stored.channel,
+    threadTs: stored.threadTs,
+    plan: stored.draft,
+  };
+  if (isCampaign(stored.draft, deps.settings.sending.submitChunkSize)) {
+    await startAsCampaign(deps, client, request, viewId);
+    return;
+  }
   try {
-    await sendAndShow(
-      deps,
-      client,
-      {
-        idempotencyKey: `compose:${stored.rootViewId}`,
-        slackUser: userId,
-        channel: stored.channel,
-        threadTs: stored.threadTs,
-        plan: stored.draft,
-      },
-      async (outcome) => {
-        const role =
-          outcome.kind === 'refused' && outcome.refusal.kind === 'role'
-            ? await roleOf(deps, userId)
-            : undefined;
-        await client.views
-          .update({
-            view_id: viewId,
-            view: sendOutcomeView(outcome, deps.settings.simulated, role),
-          })
-          .catch((error: unknown) =>
-            deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
-          );
-      },
-    );
+    await sendAndShow(deps, client, request, async (outcome) => {
+      const role =
+        outcome.kind === 'refused' && outcome.refusal.kind === 'role'
+          ? await roleOf(deps, userId)
+          : undefined;
+      await client.views
+        .update({
+          view_id: viewId,
+          view: sendOutcomeView(outcome, deps.settings.simulated, role),
+        })
+        .catch((error: unknown) =>
+          deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
+        );
+    });
   } catch (error) {
     deps.logger.warn(
       { err: error instanceof Error ? error.message : String(error) },

@@ -5,6 +5,7 @@ import * as drafts from './0002_drafts.js';
 import * as redaction from './0003_redaction.js';
 import * as sendLeases from './0004_send_leases.js';
 import * as digestMemory from './0005_digest_memory.js';
+import * as campaigns from './0006_campaigns.js';
 import * as scheduledSends from './0007_scheduled_sends.js';
 import * as workflows from './0008_workflows.js';
 
@@ -17,6 +18,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0003_redaction': { up: (db) => redaction.up(db) },
     '0004_send_leases': { up: (db) => sendLeases.up(db) },
     '0005_digest_memory': { up: (db) => digestMemory.up(db) },
+    '0006_campaigns': { up: (db) => campaigns.up(db, kind) },
     '0007_scheduled_sends': { up: (db) => scheduledSends.up(db) },
     '0008_workflows': { up: (db) => workflows.up(db) },
   };

@@ -2,6 +2,7 @@ import type { RepoContext } from '../context.js';
 import type { Store } from '../types.js';
 import { appSettingsRepo } from './app-settings.js';
 import { auditRepo } from './audit.js';
+import { campaignsRepo } from './campaigns.js';
 import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
 import { inboundRepo } from './inbound.js';
@@ -18,6 +19,7 @@ export type Repositories = Omit<Store, 'kind' | 'target' | 'health' | 'close'>;
 export function repositories(ctx: RepoContext): Repositories {
   return {
     outbox: outboxRepo(ctx),
+    campaigns: campaignsRepo(ctx),
     inbound: inboundRepo(ctx),
     subscriptions: subscriptionsRepo(ctx),
     jobRuns: jobRunsRepo(ctx),

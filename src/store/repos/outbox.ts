@@ -52,6 +52,8 @@ function toRow(r: Row): OutboxRow {
     owner: r.owner,
     leaseUntil: fromMillisOrNull(r.lease_until),
     dueAt: fromMillisOrNull(r.due_at),
+    campaignId: r.campaign_id === null ? null : Number(r.campaign_id),
+    campaignChunk: r.campaign_chunk,
   };
 }
 
@@ -166,6 +168,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
           owner: intent.owner ?? null,
           lease_until: toMillisOrNull(intent.leaseUntil),
           due_at: toMillisOrNull(dueAt),
+          campaign_id: intent.campaign?.id ?? null,
+          campaign_chunk: intent.campaign?.chunk ?? null,
         })
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .returningAll()

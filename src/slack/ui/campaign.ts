@@ -1,0 +1,177 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { CampaignProgress } from '../../sending/campaign.js';
+import type { Campaign } from '../../store/index.js';
+import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { messageView } from './compose.js';
+import {
+  escapeMrkdwn,
+  formatCost,
+  formatCount,
+  formatTime,
+  plural,
+  progressBar,
+  truncate,
+} from './format.js';
+
+export const CAMPAIGN_ACTIONS = {
+  refresh: 'campaign_refresh',
+  cancel: 'campaign_cancel',
+  sendRest: 'campaign_send_rest',
+} as const;
+
+/** How a campaign is named to people, on its card and in the audit log. */
+export function campaignReference(campaign: Pick<Campaign, 'id'>): string {
+  return `C-${campaign.id}`;
+}
+
+export interface CampaignCardOptions {
+  reportTimeZone: string;
+  simulated: boolean;
+}
+
+const MESSAGE_IDS_SHOWN = 20;
+
+function stateLine(c: Campaign, p: CampaignProgress): string {
+  switch (c.state) {
+    case 'running':
+      return p.inFlight > 0 || c.cursor < c.chunkCount
+        ? `:hourglass_flowing_sand: Sending in chunks of ${formatCount(c.chunkSize)}: chunk ${formatCount(Math.min(c.cursor + 1, c.chunkCount))} of ${formatCount(c.chunkCount)} next`
+        : ':hourglass_flowing_sand: Finishing';
+    case 'stopped':
+      return `:octagonal_sign: *Stopped.* ${escapeMrkdwn(c.stopReason ?? 'No reason recorded.')}`;
+    case 'cancelled':
+      return `:no_entry_sign: Cancelled${c.cancelledBy ? ` by <@${c.cancelledBy}>` : ''}: no further chunk is sent, and what was not yet delivered is cancelled at the gateway.`;
+    case 'done':
+      return p.final
+        ? ':white_check_mark: Every chunk sent; delivery final.'
+        : ':satellite_antenna: Every chunk sent — delivery updating';
+  }
+}
+
+/** The one message in the channel that follows a campaign: chunks submitted, then delivery over all of them. */
+export function campaignCard(
+  campaign: Campaign,
+  progress: CampaignProgress,
+  options: CampaignCardOptions,
+): { text: string; blocks: KnownBlock[] } {
+  const c = campaign;
+  const p = progress;
+  const title = `SMS campaign ${campaignReference(c)}`;
+  const deliveryTotal = p.delivered + p.undelivered + p.pending;
+  const blocks: KnownBlock[] = [
+    ...simulatedNotice(options.simulated),
+    header(title),
+    section(stateLine(c, p)),
+    fields([
+      ['Sender', escapeMrkdwn(c.sender)],
+      ['Sent by', `<@${c.slackUser}>`],
+      ['Recipients', formatCount(c.recipientCount)],
+      ['Chunks submitted', `${formatCount(p.chunksSubmitted)} of ${formatCount(c.chunkCount)}`],
+      ['Segments', formatCount(c.segments)],
+      ['Estimated cost', c.estimatedCost === null ? '—' : formatCost(c.estimatedCost)],
+    ]),
+    section(
+      `*Sent* ${formatCount(p.sent)} · *Not sent* ${formatCount(p.notSent)}` +
+        (p.unknown > 0 ? ` · *Unknown* ${formatCount(p.unknown)}` : '') +
+        (p.inFlight > 0 ? ` · *Sending now* ${formatCount(p.inFlight)}` : ''),
+    ),
+  ];
+  if (deliveryTotal > 0) {
+    blocks.push(
+      section(
+        `\`${progressBar(p.delivered, p.undelivered, deliveryTotal)}\`\n:large_green_circle: ${formatCount(p.delivered)} delivered   :red_circle: ${formatCount(p.undelivered)} undelivered   :white_circle: ${formatCount(p.pending)} pending`,
+      ),
+    );
+  }
+  if (p.unknownRows.length > 0) {
+    const refs = p.unknownRows.map((r) => `\`/sms status S-${r.outboxId}\``).join(', ');
+    blocks.push(
+      context(
+        truncate(
+          `:warning: ${plural(p.unknownRows.length, 'chunk')} of unknown fate (${formatCount(p.unknown)} recipients): it may have reached the gateway, so it is never sent again. Look for it at the gateway with ${refs}.`,
+          1_900,
+        ),
+      ),
+    );
+  }
+  if (p.messageIds.length > 0) {
+    const shown = p.messageIds.slice(0, MESSAGE_IDS_SHOWN).join(', ');
+    const more =
+      p.messageIds.length > MESSAGE_IDS_SHOWN ? ` and ${p.messageIds.length - MESSAGE_IDS_SHOWN} more` : '';
+    blocks.push(context(`MessageIds: ${shown}${more}`));
+  }
+  blocks.push(
+    section(
+      c.text === '' && c.redactedAt
+        ? ':wastebasket: _The text is no longer kept: personal data goes after the retention period._'
+        : `>${escapeMrkdwn(truncate(c.text, 600)).replace(/\n/g, '\n>')}`,
+    ),
+    context(`Started ${formatTime(c.createdAt, options.reportTimeZone)} · ${campaignReference(c)}`),
+  );
+  const buttons: Extract<KnownBlock, { type: 'actions' }>['elements'] = [];
+  const open = c.state === 'running' || c.state === 'stopped' || (c.state === 'done' && !p.final);
+  if (open) {
+    buttons.push({
+      type: 'button',
+      action_id: CAMPAIGN_ACTIONS.refresh,
+      text: { type: 'plain_text', text: 'Refresh' },
+      value: String(c.id),
+    });
+  }
+  if (c.state === 'stopped' && p.notSent > 0) {
+    buttons.push({
+      type: 'button',
+      action_id: CAMPAIGN_ACTIONS.sendRest,
+      style: 'primary',
+      text: { type: 'plain_text', text: 'Send the rest' },
+      value: String(c.id),
+      confirm: {
+        title: { type: 'plain_text', text: 'Send the rest?' },
+        // Slack documents plain_text only for a confirm dialog's text.
+        text: {
+          type: 'plain_text',
+          text: `Up to ${formatCount(p.notSent)} recipients not sent yet get the message now, in the chunks that were never submitted or were refused. Chunks that were sent, or may have been, are not sent again.`,
+        },
+        confirm: { type: 'plain_text', text: 'Send the rest' },
+        deny: { type: 'plain_text', text: 'Not now' },
+      },
+    });
+  }
+  if (open) {
+    buttons.push({
+      type: 'button',
+      action_id: CAMPAIGN_ACTIONS.cancel,
+      style: 'danger',
+      text: { type: 'plain_text', text: 'Cancel' },
+      value: String(c.id),
+      confirm: {
+        title: { type: 'plain_text', text: 'Cancel this campaign?' },
+        text: {
+          type: 'plain_text',
+          text: 'No further chunk is sent, and messages not yet delivered are cancelled at the gateway and refunded. Delivered messages cannot be taken back.',
+        },
+        confirm: { type: 'plain_text', text: 'Cancel campaign' },
+        deny: { type: 'plain_text', text: 'Keep sending' },
+        style: 'danger',
+      },
+    });
+  }
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'campaign_actions', elements: buttons });
+  const text =
+    `${title}: ${formatCount(p.sent)} of ${formatCount(c.recipientCount)} sent, ${formatCount(p.notSent)} not sent` +
+    (p.unknown > 0 ? `, ${formatCount(p.unknown)} unknown` : '') +
+    `; ${formatCount(p.delivered)} delivered, ${formatCount(p.undelivered)} undelivered, ${formatCount(p.pending)} pending`;
+  return { text, blocks };
+}
+
+/** The modal once a campaign has started: it goes on by itself, followed on its card. */
+export function campaignStartedView(campaign: Campaign, duplicate: boolean, simulated: boolean): ModalView {
+  return messageView('Send SMS', [
+    ...simulatedNotice(simulated),
+    section(
+      duplicate
+        ? `:information_source: This send was already made: campaign *${campaignReference(campaign)}*. Nothing was sent again.`
+        : `:white_check_mark: Campaign *${campaignReference(campaign)}* started: ${formatCount(campaign.recipientCount)} recipients in ${plural(campaign.chunkCount, 'chunk')} of up to ${formatCount(campaign.chunkSize)}, sent one after another. Its card in the channel shows the progress and can cancel it.`,
+    ),
+  ]);
+}

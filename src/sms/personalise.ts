@@ -1,6 +1,6 @@
 import type { CsvError, ParsedCsv } from './csv.js';
 import { foldCase } from './fold.js';
-import { type CountryCode, normaliseNumber } from './numbers.js';
+import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -45,6 +45,10 @@ export function renderEnvelopes(
   const envelopes: Envelope[] = [];
   const errors: CsvError[] = [];
   const firstLineOf = new Map<string, number>();
+  // The template compiled once into literal text and column names: a 100,000-row send renders each
+  // row by concatenation, not by a regular expression.
+  const parts = compileTemplate(String(template), columnOf);
+  const used = [...new Set([...columnOf.values()].filter((c): c is string => c !== undefined))];
   for (const row of csv.rows) {
     const to = numberOf(row.number, defaultCountry);
     if (!to.ok) {
@@ -57,17 +61,21 @@ export function renderEnvelopes(
       continue;
     }
     firstLineOf.set(to.msisdn, row.line);
-    const empty = [...columnOf.values()].find(
-      (column) => column !== undefined && (row.values[column] ?? '').trim() === '',
-    );
+    let empty: string | undefined;
+    for (const column of used) {
+      if ((row.values[column] ?? '').trim() === '') {
+        empty = column;
+        break;
+      }
+    }
     if (empty !== undefined) {
       errors.push({ line: row.line, reason: `column "${empty}" is empty` });
       continue;
     }
-    const message = String(template).replace(PLACEHOLDER, (whole, name: string) => {
-      const column = columnOf.get(name);
-      return column === undefined ? whole : (row.values[column] ?? '');
-    });
+    let message = parts[0] as string;
+    for (let i = 1; i < parts.length; i += 2) {
+      message += (row.values[parts[i] as string] ?? '') + (parts[i + 1] as string);
+    }
     if (message.trim() === '') {
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
@@ -77,8 +85,31 @@ export function renderEnvelopes(
   return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns };
 }
 
+/** [literal, column, literal, column, …, literal]; a placeholder with no column stays as written. */
+function compileTemplate(template: string, columnOf: ReadonlyMap<string, string | undefined>): string[] {
+  const parts: string[] = [];
+  let literal = '';
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literal += template.slice(last, match.index);
+    last = match.index + match[0].length;
+    const column = match[1] ? columnOf.get(match[1]) : undefined;
+    if (column === undefined) {
+      literal += match[0];
+      continue;
+    }
+    parts.push(literal, column);
+    literal = '';
+  }
+  parts.push(literal + template.slice(last));
+  return parts;
+}
+
 function numberOf(raw: string, defaultCountry: CountryCode) {
   if (raw.trim() === '') return { ok: false as const, reason: 'no phone number' };
+  // The fast verdict first; working out why a number fails costs several more parses.
+  const msisdn = msisdnOf(raw, defaultCountry);
+  if (msisdn !== undefined) return { ok: true as const, msisdn };
   const result = normaliseNumber(raw, defaultCountry);
   return result.ok ? result : { ok: false as const, reason: `"${raw.trim()}": ${result.reason}` };
 }

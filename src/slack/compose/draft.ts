@@ -1,5 +1,6 @@
 import {
   analyzeText,
+  autoSegments,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
@@ -8,6 +9,7 @@ import {
   parseRecipients,
   renderEnvelopes,
   type SmsEncoding,
+  segmentsIn,
   type UnsendableCharacter,
   type UnsendableKind,
   unsendableCharacters,
@@ -106,7 +108,7 @@ function batchEncoding(texts: readonly string[], choice: EncodingChoice): SmsEnc
   const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
   let widest: SmsEncoding = 'GSM7';
   for (const text of texts) {
-    const e = analyzeText(text).encoding;
+    const e = autoSegments(text).encoding;
     if (rank[e] > rank[widest]) widest = e;
     if (widest === 'UCS2') break;
   }
@@ -224,6 +226,12 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let segmentsPerMessage = 0;
   let totalSegments = 0;
   for (const message of messages) {
+    const segments = segmentsIn(message, encoding);
+    if (segments >= 0) {
+      if (segments > segmentsPerMessage) segmentsPerMessage = segments;
+      totalSegments += segments;
+      continue;
+    }
     const analysis = analyzeText(message, { encoding });
     if (analysis.unrepresentable.length > 0) {
       return {

@@ -1,6 +1,7 @@
 import type { CsvError, ParsedCsv } from './csv.js';
+import { readPhoneCell } from './file-recipients.js';
 import { foldCase } from './fold.js';
-import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
+import type { CountryCode } from './numbers.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -107,11 +108,8 @@ function compileTemplate(template: string, columnOf: ReadonlyMap<string, string 
 
 function numberOf(raw: string, defaultCountry: CountryCode) {
   if (raw.trim() === '') return { ok: false as const, reason: 'no phone number' };
-  // The fast verdict first; working out why a number fails costs several more parses.
-  const msisdn = msisdnOf(raw, defaultCountry);
-  if (msisdn !== undefined) return { ok: true as const, msisdn };
-  const result = normaliseNumber(raw, defaultCountry);
-  return result.ok ? result : { ok: false as const, reason: `"${raw.trim()}": ${result.reason}` };
+  const read = readPhoneCell(raw, defaultCountry);
+  return read.ok ? read : { ok: false as const, reason: `"${raw.trim()}": ${read.reason}` };
 }
 
 // Exact name first; otherwise ignore case, Turkish I's included, so {{Name}} finds "name".

@@ -4,11 +4,13 @@ import type { SlackDeps } from '../deps.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
 import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
+import { REJECTED_ROWS_ACTION } from '../ui/file-report.js';
 import { GATEWAY_CHECK_ACTIONS } from '../ui/gateway-check.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
+import { rejectedRowsHandler } from './rejected-rows.js';
 
 export function register(app: App, deps: SlackDeps): void {
   // One queue for every compose change, so keystrokes, mode and template updates of a view never race.
@@ -25,5 +27,6 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: CARD_ACTIONS.checkGateway, type: 'block_actions' }, checkGatewayHandler(deps));
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.confirm, type: 'block_actions' }, confirmMatchHandler(deps));
   app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
+  app.action({ action_id: REJECTED_ROWS_ACTION, type: 'block_actions' }, rejectedRowsHandler(deps));
   registerInboundActions(app, deps);
 }

@@ -49,7 +49,8 @@ describe('manifest.yml', () => {
     );
     const needed = new Set(['commands', ...[...methods].flatMap((m) => scopesFor(m, CONVERSATION_KINDS))]);
     // Downloading a file's url_private(_download), as the compose modal's file input needs, takes files:read.
-    if (sourceFiles('src').some((f) => /\burl_private/.test(readFileSync(f, 'utf8')))) needed.add('files:read');
+    if (sourceFiles('src').some((f) => /\burl_private/.test(readFileSync(f, 'utf8'))))
+      needed.add('files:read');
     const granted = parseBotScopes(readFileSync('manifest.yml', 'utf8'));
     expect([...granted].sort()).toEqual([...needed].sort());
   });

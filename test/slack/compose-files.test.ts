@@ -8,7 +8,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({ sending: { confirmRecipients: 1_000 } });
-  await h.store.optOuts.add('905339999999', { source: 'slack', by: users.admin });
+  await h.store.optOuts.add('905339999999', { source: 'manual', by: users.admin });
 });
 afterAll(() => h.close());
 

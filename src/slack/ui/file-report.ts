@@ -75,7 +75,10 @@ export function readingFileView(filename: string, externalId: string): ModalView
 }
 
 /** A file that gave nothing to send, or could not be read: what is wrong and what to do; Back returns to the form. */
-export function fileProblemView(problems: readonly string[]): ModalView {
+export function fileProblemView(
+  problems: readonly string[],
+  after = 'Nothing was sent. Press *Back* to return to the form, fix the file or the fields, and submit again.',
+): ModalView {
   return {
     type: 'modal',
     title: { type: 'plain_text', text: 'Check the file' },

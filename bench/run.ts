@@ -4,6 +4,7 @@ import { benchAck } from './ack.js';
 import { benchCompose } from './compose.js';
 import { benchDigest } from './digest.js';
 import { type BenchFigure, ratioOf, type Target, targetMet, targetText } from './figure.js';
+import { benchFiles } from './files.js';
 import { benchGateway } from './gateway.js';
 import { benchInbound } from './inbound.js';
 import { benchStartup } from './startup.js';
@@ -86,6 +87,7 @@ const benches: [string, () => Promise<Figure[]>][] = [
   ['ack', benchAck],
   ['gateway', benchGateway],
   ['compose', benchCompose],
+  ['files', benchFiles],
   ['startup', benchStartup],
 ];
 for (const [name, bench] of benches) {

@@ -22,11 +22,17 @@ export async function downloadSlackFile(
     throw new FileDownloadError(`“${file.name}” is larger than 10 MB, the most a file here may be.`);
   }
   let response: Response;
-  try {
-    response = await fetch(url, {
+  const get = () =>
+    fetch(url, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
       redirect: 'follow',
       signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+    });
+  try {
+    // A GET changes nothing: one more try when a kept-alive connection was closed under it (ECONNRESET).
+    response = await get().catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TimeoutError') throw error;
+      return get();
     });
   } catch (error) {
     const timedOut = error instanceof Error && error.name === 'TimeoutError';

@@ -272,14 +272,13 @@ export function segmentsIn(text: string, encoding: SmsEncoding): number {
 
 /** The encoding analyzeText would choose automatically, and its segments, without allocating. */
 export function autoSegments(text: string): { encoding: SmsEncoding; segments: number } {
-  let best: SmsEncoding = 'UCS2';
-  let bestSegments = Number.POSITIVE_INFINITY;
-  for (const encoding of PREFERENCE) {
-    const segments = segmentsIn(text, encoding);
-    if (segments >= 0 && segments < bestSegments) {
-      best = encoding;
-      bestSegments = segments;
-    }
-  }
-  return { encoding: best, segments: bestSegments };
+  // GSM-7 costs each character what Turkish single shift does or less, in bigger segments: when it carries
+  // the text it needs the fewest segments, and it wins ties.
+  const gsm = segmentsIn(text, 'GSM7');
+  if (gsm >= 0) return { encoding: 'GSM7', segments: gsm };
+  const turkish = segmentsIn(text, 'TurkishSingleShift');
+  const ucs2 = segmentsIn(text, 'UCS2');
+  return turkish >= 0 && turkish <= ucs2
+    ? { encoding: 'TurkishSingleShift', segments: turkish }
+    : { encoding: 'UCS2', segments: ucs2 };
 }

@@ -50,6 +50,7 @@ export function renderEnvelopes(
   // row by concatenation, not by a regular expression.
   const parts = compileTemplate(String(template), columnOf);
   const used = [...new Set([...columnOf.values()].filter((c): c is string => c !== undefined))];
+  const blankTemplate = parts.join('').trim() === '';
   for (const row of csv.rows) {
     const to = numberOf(row.number, defaultCountry);
     if (!to.ok) {
@@ -77,7 +78,8 @@ export function renderEnvelopes(
     for (let i = 1; i < parts.length; i += 2) {
       message += (row.values[parts[i] as string] ?? '') + (parts[i + 1] as string);
     }
-    if (message.trim() === '') {
+    // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
+    if (used.length === 0 && blankTemplate) {
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }

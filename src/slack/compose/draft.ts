@@ -303,6 +303,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let totalSegments = 0;
   for (const message of messages) {
     const segments = segmentsIn(message, encoding);
+    // Counted once more here, in the batch's one encoding: the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;
       totalSegments += segments;

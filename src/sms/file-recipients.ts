@@ -1,4 +1,4 @@
-import type { CsvRow, ParsedCsv } from './csv.js';
+import type { CsvError, TableRow } from './csv.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
 import type { Table, TableRecord } from './table-file.js';
@@ -154,7 +154,14 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
  * A personalised table from a file: the first row must name the columns (the template refers to them);
  * the phone column is found by name, else by content. Rows are checked later by renderEnvelopes.
  */
-export function personalisedTable(table: Table, country: CountryCode): ParsedCsv {
+export interface FileTable {
+  columns: string[];
+  numberColumn: string;
+  rows: TableRow[];
+  errors: CsvError[];
+}
+
+export function personalisedTable(table: Table, country: CountryCode): FileTable {
   const header = table.records[0];
   if (!header) {
     return { columns: [], numberColumn: '', rows: [], errors: [{ line: 1, reason: 'the file has no rows' }] };
@@ -192,13 +199,10 @@ export function personalisedTable(table: Table, country: CountryCode): ParsedCsv
   let index = phoneColumnByName(columns);
   if (index < 0) index = phoneColumnByContent(records, country);
   const numberColumn = columns[index] ?? '';
-  const rows: CsvRow[] = new Array(records.length);
-  const width = columns.length;
+  const rows: TableRow[] = new Array(records.length);
   for (let r = 0; r < records.length; r++) {
     const record = records[r]!;
-    const values: Record<string, string> = {};
-    for (let i = 0; i < width; i++) values[columns[i]!] = record.fields[i] ?? '';
-    rows[r] = { line: record.line, number: record.fields[index] ?? '', values };
+    rows[r] = { line: record.line, number: record.fields[index] ?? '', fields: record.fields };
   }
   return { columns, numberColumn, rows, errors: [] };
 }

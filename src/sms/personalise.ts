@@ -1,4 +1,4 @@
-import type { CsvError, ParsedCsv } from './csv.js';
+import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { readPhoneCell } from './file-recipients.js';
 import { foldCase } from './fold.js';
 import type { CountryCode } from './numbers.js';
@@ -37,7 +37,7 @@ export function templatePlaceholders(template: string): string[] {
  */
 export function renderEnvelopes(
   template: string,
-  csv: Pick<ParsedCsv, 'columns' | 'rows'>,
+  csv: Pick<ParsedCsv, 'columns'> & { rows: readonly (CsvRow | TableRow)[] },
   defaultCountry: CountryCode,
 ): RenderedEnvelopes {
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
@@ -50,6 +50,10 @@ export function renderEnvelopes(
   // row by concatenation, not by a regular expression.
   const parts = compileTemplate(String(template), columnOf);
   const used = [...new Set([...columnOf.values()].filter((c): c is string => c !== undefined))];
+  // Rows read from a file hold their cells by position: the template's columns as indexes, once.
+  const indexOf = new Map(csv.columns.map((c, i) => [c, i] as const));
+  const usedIndex = used.map((c) => indexOf.get(c) ?? -1);
+  const partIndex = parts.map((p, i) => (i % 2 === 1 ? (indexOf.get(p) ?? -1) : -1));
   const blankTemplate = parts.join('').trim() === '';
   for (const row of csv.rows) {
     const to = numberOf(row.number, defaultCountry);
@@ -63,10 +67,13 @@ export function renderEnvelopes(
       continue;
     }
     firstLineOf.set(to.msisdn, row.line);
+    const fields = 'fields' in row ? row.fields : undefined;
+    const values = 'values' in row ? row.values : undefined;
+    const cell = (column: string, index: number) => (fields ? fields[index] : values?.[column]) ?? '';
     let empty: string | undefined;
-    for (const column of used) {
-      if ((row.values[column] ?? '').trim() === '') {
-        empty = column;
+    for (let u = 0; u < used.length; u++) {
+      if (cell(used[u]!, usedIndex[u]!).trim() === '') {
+        empty = used[u];
         break;
       }
     }
@@ -76,7 +83,7 @@ export function renderEnvelopes(
     }
     let message = parts[0] as string;
     for (let i = 1; i < parts.length; i += 2) {
-      message += (row.values[parts[i] as string] ?? '') + (parts[i + 1] as string);
+      message += cell(parts[i] as string, partIndex[i]!) + (parts[i + 1] as string);
     }
     // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
     if (used.length === 0 && blankTemplate) {

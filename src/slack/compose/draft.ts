@@ -390,28 +390,42 @@ function personalisedFromFile(
       textError: `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
     };
   }
-  const byLine = new Map(csv.rows.map((r) => [r.line, r.number]));
+  // Rows are in line order: the few rejected ones are found by bisection, without a map of every row.
+  const rows = csv.rows;
+  const numberAt = (line: number) => {
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = rows[mid]!.line;
+      if (at === line) return rows[mid]!.number;
+      if (at < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return '';
+  };
   for (const e of rendered.errors) {
     if (e.reason.startsWith('same number as line')) report.duplicates++;
     else
       report.rejected.push({
         line: e.line,
-        input: byLine.get(e.line) ?? '',
+        input: numberAt(e.line),
         reason: e.reason.replace(/^"[^"]*": /, ''),
       });
   }
+  // The rendered envelopes themselves (their `line` rides along): no second object per row.
   const envelopes: { to: string; message: string }[] = [];
   for (const e of rendered.envelopes) {
     const bad = unsendableCharacters(e.message)[0];
     if (bad) {
       report.rejected.push({
         line: e.line,
-        input: byLine.get(e.line) ?? '',
+        input: numberAt(e.line),
         reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
       });
       continue;
     }
-    envelopes.push({ to: e.to, message: e.message });
+    envelopes.push(e);
   }
   report.rejected.sort((a, b) => a.line - b.line);
   report.valid = envelopes.length;

@@ -63,7 +63,11 @@ describe('/sms lists import', () => {
     await h.sms('lists import surucu');
     await h.ephemeral(users.admin, /List \*surucu\* exists: `\/sms lists import surucu append`/);
 
-    const appended = await importFile('lists import surucu append', 'ek.txt', '0533 000 00 02\n05330000001\n');
+    const appended = await importFile(
+      'lists import surucu append',
+      'ek.txt',
+      '0533 000 00 02\n05330000001\n',
+    );
     expect(JSON.stringify(appended.blocks)).toContain('it now holds 2 numbers');
     expect((await h.store.recipientLists.get('surucu'))!.members).toEqual(['905330000001', '905330000002']);
 

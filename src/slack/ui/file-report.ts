@@ -83,12 +83,7 @@ export function fileProblemView(
     type: 'modal',
     title: { type: 'plain_text', text: 'Check the file' },
     close: { type: 'plain_text', text: 'Back' },
-    blocks: [
-      section(`:warning: ${escapeMrkdwn(problems.join('\n\n')).slice(0, 2900)}`),
-      context(
-        'Nothing was sent. Press *Back* to return to the form, fix the file or the fields, and submit again.',
-      ),
-    ],
+    blocks: [section(`:warning: ${escapeMrkdwn(problems.join('\n\n')).slice(0, 2900)}`), context(after)],
   };
 }
 

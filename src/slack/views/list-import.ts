@@ -49,13 +49,11 @@ export function listImportSubmissionHandler(deps: SlackDeps) {
       const { store } = deps;
       const existing = await store.recipientLists.get(metadata.name);
       if (existing && metadata.mode === 'create') {
-        throw new TableFileError(
-          `A list *${metadata.name}* exists now: import again with append or replace.`,
-        );
+        throw new TableFileError(`A list ${metadata.name} exists now: import again with append or replace.`);
       }
       if (existing && existing.owner !== userId && (await roleOf(deps, userId)) !== 'admin') {
         throw new TableFileError(
-          `List ${metadata.name} belongs to <@${existing.owner}>: only they or an admin may change it.`,
+          `List ${metadata.name} belongs to someone else: only its owner or an admin may change it.`,
         );
       }
       const before = metadata.mode === 'append' && existing ? existing.members : [];

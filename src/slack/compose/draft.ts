@@ -252,7 +252,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
           errors.text = `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
         }
         problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
-        envelopes = rendered.envelopes.map((e) => ({ to: e.to, message: e.message }));
+        // The rendered envelopes themselves (their `line` rides along): no second object per row.
+        envelopes = rendered.envelopes;
         recipients = envelopes.map((e) => e.to);
         if (problems.length > 0)
           errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);

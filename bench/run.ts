@@ -5,6 +5,7 @@ import { benchCampaign } from './campaign.js';
 import { benchCompose } from './compose.js';
 import { benchDigest } from './digest.js';
 import { type BenchFigure, ratioOf, type Target, targetMet, targetText } from './figure.js';
+import { benchFiles } from './files.js';
 import { benchGateway } from './gateway.js';
 import { benchInbound } from './inbound.js';
 import { benchStartup } from './startup.js';
@@ -88,6 +89,7 @@ const benches: [string, () => Promise<Figure[]>][] = [
   ['gateway', benchGateway],
   ['compose', benchCompose],
   ['campaign', benchCampaign],
+  ['files', benchFiles],
   ['startup', benchStartup],
 ];
 for (const [name, bench] of benches) {

@@ -1,4 +1,4 @@
-// `npm start`: runs the compiled bot (dist/src/main.js), compiling it first when the TypeScript sources
+// `npm start`: runs the compiled bot (dist/main.js), compiling it first when the TypeScript sources
 // changed since the last build (a fresh clone, a pull, an edit), so no manual build step is ever needed.
 // The check costs a few milliseconds; compiling, under a second. Plain JavaScript: nothing to compile.
 import { builtSignature, ensureBuilt } from './build.mjs';
@@ -16,4 +16,4 @@ try {
     `smsops: the sources changed but dist/ could not be rebuilt (${reason}); running the last build\n`,
   );
 }
-await import('../dist/src/main.js');
+await import('../dist/main.js');

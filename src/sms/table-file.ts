@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 
@@ -196,9 +196,11 @@ function countBreaks(fields: readonly string[]): number {
 async function readXlsx(filename: string, bytes: Uint8Array): Promise<Table> {
   const records: TableRecord[] = [];
   let sheet: string | undefined;
+  // exceljs is large: it is loaded when the first spreadsheet is read, not at start.
+  const { default: excel } = await import('exceljs');
   try {
     // The streaming reader: rows as they are unzipped, shared strings cached, styles skipped.
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
+    const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
       styles: 'ignore',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ComposeMetadata, FIELD } from '../ui/compose.js';
 import type { ComposeInput, EncodingChoice } from './draft.js';
 

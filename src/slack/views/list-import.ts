@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { z } from 'zod';
+import * as z from 'zod';
 import { recipientsFromTable } from '../../sms/file-recipients.js';
 import { readTableFile, TableFileError } from '../../sms/table-file.js';
 import { uploadedFileOf, viewSchema } from '../compose/state.js';

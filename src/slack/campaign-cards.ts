@@ -3,15 +3,9 @@ import type { CampaignReporter } from '../jobs/campaigns.js';
 import { campaignProgress } from '../sending/campaign.js';
 import type { Campaign } from '../store/index.js';
 import type { CardUpdater } from './card-updates.js';
-import { CARD_GRACE_MS } from './delivery-cards.js';
+import { CARD_GRACE_MS, postCardWhereSent } from './delivery-cards.js';
 import type { SlackDeps } from './deps.js';
-import { withRetryAfter } from './retry-after.js';
 import { campaignCard } from './ui/campaign.js';
-import { cardMovedText } from './ui/card.js';
-
-function slackError(error: unknown): string | undefined {
-  return (error as { data?: { error?: string } }).data?.error;
-}
 
 async function cardOf(deps: SlackDeps, campaign: Campaign) {
   const progress = campaignProgress(campaign, await deps.store.campaigns.chunks(campaign.id));
@@ -33,32 +27,7 @@ export async function postCampaignCard(
   const campaign = await deps.store.campaigns.get(campaignId);
   if (!campaign || campaign.messageTs) return;
   const card = await cardOf(deps, campaign);
-  const post = (target: string, thread?: string | null) =>
-    withRetryAfter(() =>
-      client.chat.postMessage({
-        channel: target,
-        ...card,
-        ...(thread ? { thread_ts: thread } : {}),
-        unfurl_links: false,
-      }),
-    );
-  let result: Awaited<ReturnType<typeof post>>;
-  try {
-    result = await post(campaign.channel, campaign.threadTs);
-  } catch (error) {
-    const code = slackError(error);
-    if (code === 'not_in_channel' && campaign.channel.startsWith('C')) {
-      await client.conversations.join({ channel: campaign.channel });
-      result = await post(campaign.channel, campaign.threadTs);
-    } else if (code === 'not_in_channel' || code === 'channel_not_found') {
-      await withRetryAfter(() =>
-        client.chat.postMessage({ channel: campaign.slackUser, text: cardMovedText() }),
-      );
-      result = await post(campaign.slackUser);
-    } else {
-      throw error;
-    }
-  }
+  const result = await postCardWhereSent(client, campaign, card);
   if (result.channel && result.ts)
     await deps.store.campaigns.setCardMessage(campaign.id, result.channel, result.ts);
 }

@@ -1,3 +1,4 @@
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { OutboxRow } from '../store/index.js';
 import type { CardUpdater } from './card-updates.js';
@@ -9,10 +10,46 @@ function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } }).data?.error;
 }
 
+type CardMessage = { text: string; blocks: KnownBlock[] };
+
 /**
- * Posts the delivery card where the send was made: the channel (a thread for replies), joining a
- * public channel first if needed; failing that, the sender's DM, so the card is never lost.
+ * Posts a card where the send was made: the channel (a thread for replies), joining a public channel first
+ * if needed; failing that, the sender's DM, so the card is never lost. Delivery and campaign cards alike.
  */
+export async function postCardWhereSent(
+  client: WebClient,
+  where: { channel: string; threadTs?: string | null; slackUser: string },
+  card: CardMessage,
+): Promise<{ channel?: string; ts?: string }> {
+  const post = (target: string, thread?: string | null) =>
+    withRetryAfter(() =>
+      client.chat.postMessage({
+        channel: target,
+        ...card,
+        ...(thread ? { thread_ts: thread } : {}),
+        unfurl_links: false,
+      }),
+    );
+  try {
+    return await post(where.channel, where.threadTs);
+  } catch (error) {
+    const code = slackError(error);
+    if (code === 'not_in_channel' && where.channel.startsWith('C')) {
+      await client.conversations.join({ channel: where.channel });
+      return await post(where.channel, where.threadTs);
+    }
+    if (code === 'not_in_channel' || code === 'channel_not_found') {
+      // Said privately, once, with what to do: the card itself is rebuilt at every update.
+      await withRetryAfter(() =>
+        client.chat.postMessage({ channel: where.slackUser, text: cardMovedText() }),
+      );
+      return await post(where.slackUser);
+    }
+    throw error;
+  }
+}
+
+/** Posts the delivery card of a send where it was made (see postCardWhereSent). */
 export async function postCard(
   deps: SlackDeps,
   client: WebClient,
@@ -24,32 +61,11 @@ export async function postCard(
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
   });
-  const channel = row.channel ?? row.slackUser;
-  const post = (target: string, thread?: string) =>
-    withRetryAfter(() =>
-      client.chat.postMessage({
-        channel: target,
-        ...card,
-        ...(thread ? { thread_ts: thread } : {}),
-        unfurl_links: false,
-      }),
-    );
-  let result: Awaited<ReturnType<typeof post>>;
-  try {
-    result = await post(channel, threadTs);
-  } catch (error) {
-    const code = slackError(error);
-    if (code === 'not_in_channel' && channel.startsWith('C')) {
-      await client.conversations.join({ channel });
-      result = await post(channel, threadTs);
-    } else if (code === 'not_in_channel' || code === 'channel_not_found') {
-      // Said privately, once, with what to do: the card itself is rebuilt at every update.
-      await withRetryAfter(() => client.chat.postMessage({ channel: row.slackUser, text: cardMovedText() }));
-      result = await post(row.slackUser);
-    } else {
-      throw error;
-    }
-  }
+  const result = await postCardWhereSent(
+    client,
+    { channel: row.channel ?? row.slackUser, threadTs, slackUser: row.slackUser },
+    card,
+  );
   if (result.channel && result.ts) await deps.store.outbox.setCardMessage(row.id, result.channel, result.ts);
 }
 

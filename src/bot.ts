@@ -314,6 +314,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       paceMs: config.sending.chunkIntervalMs,
       reporter: campaignCards,
       logger,
+      jobObserver: metrics?.jobs,
     });
     deps.nudgeCampaigns = () => campaigns.kick();
     const onProgress = cardOnProgress(deps, slack.app.client, cards);

@@ -2,7 +2,7 @@ import type { Logger } from '../log.js';
 import { type ChunkRunDeps, type ChunkStep, runNextChunk } from '../sending/campaign.js';
 import type { SendDeps, SendPlan } from '../sending/send.js';
 import type { Campaign } from '../store/index.js';
-import { JobLoop } from './loop.js';
+import { type JobObserver, JobLoop } from './loop.js';
 
 /** What the runner tells the Slack side: this campaign's card should show its latest state. */
 export interface CampaignReporter {
@@ -21,6 +21,8 @@ export interface CampaignRunnerOptions {
   logger: Logger;
   /** How long one pass may keep submitting before it lets the loop breathe (and see a stop). */
   passBudgetMs?: number;
+  /** Told of every pass (the metrics, when METRICS_PORT is set). */
+  jobObserver?: JobObserver;
 }
 
 /** Plans kept in memory between chunks: a 100,000-recipient plan is read from the store once, not per chunk. */
@@ -51,6 +53,7 @@ export class CampaignRunner {
       run: () => this.tick(),
       nextDelayMs: () => (this.#workLeft ? 0 : idleMs),
       fallbackDelayMs: 1_000,
+      observer: options.jobObserver,
     });
   }
 

@@ -23,6 +23,7 @@ export async function postCard(
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
+    chunkSize: deps.settings.sending.submitChunkSize,
   });
   const channel = row.channel ?? row.slackUser;
   const post = (target: string, thread?: string) =>
@@ -59,6 +60,7 @@ export async function updateCard(deps: SlackDeps, client: WebClient, row: Outbox
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
+    chunkSize: deps.settings.sending.submitChunkSize,
   });
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }

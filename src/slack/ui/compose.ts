@@ -3,7 +3,7 @@ import type { ComposeMode, Draft } from '../compose/draft.js';
 import { encodingLabel } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
-import { scheduleBlocks, scheduledLine } from './scheduled.js';
+import { campaignLine, scheduleBlocks, scheduledLine } from './scheduled.js';
 
 export const COMPOSE_CALLBACK = 'compose';
 export const CONFIRM_CALLBACK = 'confirm_send';
@@ -292,8 +292,10 @@ export function confirmView(
   draftKey: string,
   simulated: boolean,
   schedule?: { dueAt: Date; timeZone: string },
+  campaign?: { chunkSize: number; intervalMs?: number },
 ): ModalView {
   const verb = schedule ? 'Schedule' : 'Send';
+  const chunked = campaign && draft.recipients.length > campaign.chunkSize ? campaign : undefined;
   return {
     type: 'modal',
     callback_id: CONFIRM_CALLBACK,
@@ -307,6 +309,9 @@ export function confirmView(
         `${verb} ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
       ),
       ...(schedule ? [section(scheduledLine(schedule.dueAt, schedule.timeZone))] : []),
+      ...(chunked
+        ? [section(campaignLine(draft.recipients.length, chunked.chunkSize, chunked.intervalMs))]
+        : []),
       ...draftSummary(draft),
       context(
         schedule

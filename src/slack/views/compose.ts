@@ -223,6 +223,10 @@ export function composeSubmissionHandler(deps: SlackDeps) {
           draftKey,
           deps.settings.simulated,
           schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
+          {
+            chunkSize: deps.settings.sending.submitChunkSize,
+            intervalMs: deps.settings.sending.chunkIntervalMs,
+          },
         ),
       });
       return;

@@ -24,6 +24,7 @@ export async function postCard(
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
     chunkSize: deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
   });
   const channel = row.channel ?? row.slackUser;
   const post = (target: string, thread?: string) =>
@@ -61,6 +62,7 @@ export async function updateCard(deps: SlackDeps, client: WebClient, row: Outbox
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
     chunkSize: deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
   });
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }

@@ -95,8 +95,10 @@ describe('a scheduled send larger than one gateway call', () => {
   it('says on its confirmation and card that it goes as a campaign of chunks', async () => {
     const confirm = await schedule('Campaign later', clock + minutes(60));
     expect(blocksOf(confirm)).toContain('campaign of 3 chunks of up to 3 recipients');
+    expect(blocksOf(confirm)).toContain('one after another');
     const card = await cardOf('Campaign later');
     expect(blocksOf(card)).toContain('campaign of 3 chunks of up to 3 recipients');
+    expect(blocksOf(card)).toContain('one after another');
     expect(blocksOf(card)).toMatch(/Recipients\*\\n8/);
   });
 

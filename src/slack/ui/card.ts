@@ -25,6 +25,8 @@ export interface CardOptions {
   graceMinutes?: number;
   /** SUBMIT_CHUNK_SIZE: a scheduled send to more recipients says it will go as a campaign of chunks. */
   chunkSize?: number;
+  /** SUBMIT_CHUNK_INTERVAL_MS: the pace said with it. */
+  chunkIntervalMs?: number;
 }
 
 function stateLine(row: OutboxRow): string {
@@ -51,6 +53,7 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       simulated: options.simulated,
       graceMinutes: options.graceMinutes ?? 15,
       ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+      ...(options.chunkIntervalMs === undefined ? {} : { chunkIntervalMs: options.chunkIntervalMs }),
     });
   }
   if (wentAsCampaign(row)) return scheduledCampaignCard(row, options);

@@ -155,13 +155,13 @@ export function campaignLine(recipients: number, chunkSize: number, intervalMs?:
       : intervalMs > 0
         ? `, one every ${intervalMs % 1000 === 0 ? plural(intervalMs / 1000, 'second') : `${formatCount(intervalMs)} ms`}`
         : ', one after another';
-  return `:package: *It goes as a campaign of ${plural(chunks, 'chunk')} of up to ${formatCount(chunkSize)} recipients*${pace} (SUBMIT_CHUNK_SIZE): one campaign card shows the progress and can cancel it.`;
+  return `:package: *It goes as a campaign of ${plural(chunks, 'chunk')} of up to ${formatCount(chunkSize)} recipients*${pace}, each checked and sent on its own. One campaign card shows the progress and can cancel it.`;
 }
 
 /** The card of a send waiting for its time (or held because it came too late), in the channel it was made in. */
 export function scheduledCard(
   row: OutboxRow,
-  options: { simulated: boolean; graceMinutes: number; chunkSize?: number },
+  options: { simulated: boolean; graceMinutes: number; chunkSize?: number; chunkIntervalMs?: number },
 ): { text: string; blocks: KnownBlock[] } {
   const campaign =
     options.chunkSize !== undefined && row.recipientCount > options.chunkSize ? options.chunkSize : undefined;
@@ -184,7 +184,9 @@ export function scheduledCard(
       ['Estimated cost', row.estimatedCost === null ? '—' : formatCost(row.estimatedCost)],
       ['Reference', `\`${reference(row)}\``],
     ]),
-    ...(campaign === undefined ? [] : [section(campaignLine(row.recipientCount, campaign))]),
+    ...(campaign === undefined
+      ? []
+      : [section(campaignLine(row.recipientCount, campaign, options.chunkIntervalMs))]),
     section(`>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`),
     context(
       'Roles, opt-outs, limits and the balance are checked again when it goes. The author or an admin may send it now, edit or cancel it.',

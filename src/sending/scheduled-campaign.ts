@@ -76,6 +76,8 @@ export async function startScheduledCampaign(
   }
   if (check.refusal) {
     const refused = await refuseSend(deps, claimed, request, check.refusal);
+    // Counted like any send refused at sending; the chunks of a campaign that goes are counted as they go.
+    deps.sendObserver?.onSend('refused', { recipients: 0, segments: 0 });
     return refused.kind === 'refused' ? refused : { kind: 'duplicate', row: refused.row };
   }
   const { scheduled: _claimed, checkBalance: _asked, ...send } = request;

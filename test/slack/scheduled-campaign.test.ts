@@ -129,6 +129,10 @@ describe('a scheduled send larger than one gateway call', () => {
     expect([...counts.keys()].sort()).toEqual(NUMBERS.slice(0, 7));
     expect([...counts.values()].every((c) => c === 1)).toBe(true);
 
+    // `/sms status S-…` shows the same: it went as a campaign.
+    await h.sms(`status S-${row.id}`);
+    await h.ephemeral(users.admin, /went as a campaign of 3 chunks/);
+
     // A later pass, on either job, starts nothing more.
     expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
     expect(await h.bot.campaigns.tick()).toBe(0);
@@ -154,6 +158,36 @@ describe('a scheduled send larger than one gateway call', () => {
     await h.ephemeral(users.admin, /no longer waiting/);
     expect(await h.bot.campaigns.tick()).toBe(0);
     expect(campaignCards()).toHaveLength(1);
+  });
+
+  it('an edit saved with Send now goes as a campaign, once', async () => {
+    await schedule('Before the campaign edit', clock + minutes(90));
+    const card = await cardOf('Before the campaign edit');
+    const after = h.fake.state.journal.seq;
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
+    const call = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const saved = await h.submitCompose(view, { text: 'After the campaign edit', when: 'now' });
+    if (saved.outcome.kind === 'pushed') {
+      const confirm = (saved.outcome as { view: ViewOutput }).view;
+      expect(blocksOf(confirm)).toContain('campaign of 3 chunks');
+      await h.driver.viewSubmission({ userId: users.admin, view: confirm });
+    }
+    await h.fake.state.waitFor('view', (e) => /Campaign \*C-\d+\* started/.test(blocksOf(e.view)), {
+      after,
+    });
+    const went = await cardOf('After the campaign edit', /sent as a campaign/);
+    expect(went.ts).toBe(card.ts);
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    clock += minutes(91);
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(3);
   });
 
   it('cancelled before it is due: nothing is sent and no campaign starts', async () => {

@@ -11,13 +11,17 @@ export interface Spawned {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export function spawnNode(args: string[], env: Record<string, string>): Spawned {
+export function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  options: { stdin?: boolean } = {},
+): Spawned {
   let output = '';
   const startedAt = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: new URL('..', import.meta.url).pathname,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const keep = (d: Buffer) => {
     // Only the start of the output matters (start-up lines, errors); a chatty child must not grow us.

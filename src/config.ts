@@ -1,6 +1,6 @@
-import { type CountryCode, isSupportedCountry } from 'libphonenumber-js';
+import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
 import { validate as isValidCron } from 'node-cron';
-import { z } from 'zod';
+import * as z from 'zod';
 import { compileSchedule } from './digests/schedule.js';
 import { DEFAULT_MIN_INTERVAL_SECONDS, requireMinInterval } from './digests/schedule-interval.js';
 import { parseSurveyKeywords } from './jobs/inbound-surveys.js';

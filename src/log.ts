@@ -1,6 +1,12 @@
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
-import pretty from 'pino-pretty';
+import type prettyStream from 'pino-pretty';
 import { scrubSecrets } from './secrets.js';
+
+/** pino-pretty (and its colour and date libraries) is loaded only when a readable log is asked for. */
+function loadPretty(): typeof prettyStream {
+  return createRequire(import.meta.url)('pino-pretty') as typeof prettyStream;
+}
 
 export type Logger = pino.Logger;
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -51,7 +57,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     hooks: { streamWrite: (line) => scrubSecrets(line) },
   };
   if (options.readable) {
-    const stream = pretty({
+    const stream = loadPretty()({
       sync: true,
       colorize: process.stdout.isTTY === true,
       translateTime: 'HH:MM:ss',

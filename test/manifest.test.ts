@@ -68,6 +68,9 @@ describe('manifest.yml', () => {
       ...[...methods].flatMap((m) => scopesFor(m, CONVERSATION_KINDS)),
       ...events.flatMap((e) => (EVENT_SCOPES[e] ? [EVENT_SCOPES[e]] : [])),
     ]);
+    // Downloading a file's url_private(_download), as the compose modal's file input needs, takes files:read.
+    if (sourceFiles('src').some((f) => /\burl_private/.test(readFileSync(f, 'utf8'))))
+      needed.add('files:read');
     const granted = parseBotScopes(readFileSync('manifest.yml', 'utf8'));
     expect([...granted].sort()).toEqual([...needed].sort());
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FAULT_KINDS, type Fault } from './faults.js';
 import type { AdvanceResult, InboundInput, SimulatorState } from './state.js';
 import { OPERATIONS, type OperationName } from './types.js';

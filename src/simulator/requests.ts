@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { GatewayError } from './codes.js';
 import type { TimeFilter } from './state.js';
 import { parseGatewayTime } from './time.js';

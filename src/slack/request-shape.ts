@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The envelopes Slack sends to /slack/events, checked far enough that Bolt can route them without

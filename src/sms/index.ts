@@ -1,10 +1,12 @@
 export { type CsvError, type CsvRow, type ParsedCsv, parseCsv } from './csv.js';
 export {
   analyzeText,
+  autoSegments,
   type DataCoding,
   dataCodingOf,
   encodingOf,
   type SmsEncoding,
+  segmentsIn,
   type TextAnalysis,
   type UnsendableCharacter,
   type UnsendableKind,

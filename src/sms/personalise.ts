@@ -1,6 +1,7 @@
-import type { CsvError, ParsedCsv } from './csv.js';
+import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
+import { readPhoneCell } from './file-recipients.js';
 import { foldCase } from './fold.js';
-import { type CountryCode, normaliseNumber } from './numbers.js';
+import type { CountryCode } from './numbers.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -36,7 +37,7 @@ export function templatePlaceholders(template: string): string[] {
  */
 export function renderEnvelopes(
   template: string,
-  csv: Pick<ParsedCsv, 'columns' | 'rows'>,
+  csv: Pick<ParsedCsv, 'columns'> & { rows: readonly (CsvRow | TableRow)[] },
   defaultCountry: CountryCode,
 ): RenderedEnvelopes {
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
@@ -45,6 +46,15 @@ export function renderEnvelopes(
   const envelopes: Envelope[] = [];
   const errors: CsvError[] = [];
   const firstLineOf = new Map<string, number>();
+  // The template compiled once into literal text and column names: a 100,000-row send renders each
+  // row by concatenation, not by a regular expression.
+  const parts = compileTemplate(String(template), columnOf);
+  const used = [...new Set([...columnOf.values()].filter((c): c is string => c !== undefined))];
+  // Rows read from a file hold their cells by position: the template's columns as indexes, once.
+  const indexOf = new Map(csv.columns.map((c, i) => [c, i] as const));
+  const usedIndex = used.map((c) => indexOf.get(c) ?? -1);
+  const partIndex = parts.map((p, i) => (i % 2 === 1 ? (indexOf.get(p) ?? -1) : -1));
+  const blankTemplate = parts.join('').trim() === '';
   for (const row of csv.rows) {
     const to = numberOf(row.number, defaultCountry);
     if (!to.ok) {
@@ -57,18 +67,26 @@ export function renderEnvelopes(
       continue;
     }
     firstLineOf.set(to.msisdn, row.line);
-    const empty = [...columnOf.values()].find(
-      (column) => column !== undefined && (row.values[column] ?? '').trim() === '',
-    );
+    const fields = 'fields' in row ? row.fields : undefined;
+    const values = 'values' in row ? row.values : undefined;
+    const cell = (column: string, index: number) => (fields ? fields[index] : values?.[column]) ?? '';
+    let empty: string | undefined;
+    for (let u = 0; u < used.length; u++) {
+      if (cell(used[u]!, usedIndex[u]!).trim() === '') {
+        empty = used[u];
+        break;
+      }
+    }
     if (empty !== undefined) {
       errors.push({ line: row.line, reason: `column "${empty}" is empty` });
       continue;
     }
-    const message = String(template).replace(PLACEHOLDER, (whole, name: string) => {
-      const column = columnOf.get(name);
-      return column === undefined ? whole : (row.values[column] ?? '');
-    });
-    if (message.trim() === '') {
+    let message = parts[0] as string;
+    for (let i = 1; i < parts.length; i += 2) {
+      message += cell(parts[i] as string, partIndex[i]!) + (parts[i + 1] as string);
+    }
+    // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
+    if (used.length === 0 && blankTemplate) {
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }
@@ -77,10 +95,30 @@ export function renderEnvelopes(
   return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns };
 }
 
+/** [literal, column, literal, column, …, literal]; a placeholder with no column stays as written. */
+function compileTemplate(template: string, columnOf: ReadonlyMap<string, string | undefined>): string[] {
+  const parts: string[] = [];
+  let literal = '';
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    literal += template.slice(last, match.index);
+    last = match.index + match[0].length;
+    const column = match[1] ? columnOf.get(match[1]) : undefined;
+    if (column === undefined) {
+      literal += match[0];
+      continue;
+    }
+    parts.push(literal, column);
+    literal = '';
+  }
+  parts.push(literal + template.slice(last));
+  return parts;
+}
+
 function numberOf(raw: string, defaultCountry: CountryCode) {
   if (raw.trim() === '') return { ok: false as const, reason: 'no phone number' };
-  const result = normaliseNumber(raw, defaultCountry);
-  return result.ok ? result : { ok: false as const, reason: `"${raw.trim()}": ${result.reason}` };
+  const read = readPhoneCell(raw, defaultCountry);
+  return read.ok ? read : { ok: false as const, reason: `"${raw.trim()}": ${read.reason}` };
 }
 
 // Exact name first; otherwise ignore case, Turkish I's included, so {{Name}} finds "name".

@@ -2,11 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import { type Logger, silentLogger } from '../log.js';
 import { describeError, StoreOpenError } from './errors.js';
 import { migrate } from './migrate.js';
-import { createPool, isValidSchemaName, postgresKysely } from './postgres.js';
 import { repositories } from './repos/index.js';
 import { isConnectionError, Resilience } from './resilience.js';
 import type { Database } from './schema.js';
-import { openSqliteFile, sqliteKysely, withWriteLock } from './sqlite.js';
 import type { Store, StoreKind, StoreOptions } from './types.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
 
@@ -41,7 +39,9 @@ function openError(target: DatabaseTarget, error: unknown): StoreOpenError {
 // thread that holds it, so within a process migrations of a file take turns instead.
 const sqliteMigrations = new Map<string, Promise<unknown>>();
 
+// Each driver is loaded by the store that uses it: a SQLite bot never loads pg, nor PostgreSQL better-sqlite3.
 async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: Logger): Promise<Store> {
+  const { openSqliteFile, sqliteKysely, withWriteLock } = await import('./sqlite.js');
   let raw: ReturnType<typeof openSqliteFile>;
   try {
     raw = openSqliteFile(target.path);
@@ -67,6 +67,7 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
 }
 
 async function openPostgres(target: PostgresTarget, options: StoreOptions, logger: Logger): Promise<Store> {
+  const { createPool, isValidSchemaName, postgresKysely } = await import('./postgres.js');
   if (options.schema !== undefined && !isValidSchemaName(options.schema)) {
     throw new StoreOpenError(
       `cannot open database ${target.masked}: invalid schema name ${JSON.stringify(options.schema)}`,

@@ -399,7 +399,7 @@ describe('/sms lists', () => {
     const unknown = await run('lists frobnicate', users.alice);
     expect(unknown.all).toContain('“frobnicate” is not something `/sms lists` can do');
     expect(unknown.all).toContain(
-      'Usage: `/sms lists [add <name> <numbers…> | show <name> | delete <name>]`',
+      'Usage: `/sms lists [add <name> <numbers…> | import <name> [append|replace] | show <name> | delete <name>]`',
     );
     expect((await run('lists add', users.alice)).all).toContain('Which list?');
     expect((await run('lists add solo', users.alice)).all).toContain('Which numbers go in list *solo*?');

@@ -30,12 +30,13 @@ describe('a compose modal that cannot be opened', () => {
     expect(viewCalls).toEqual([]);
   });
 
-  it('thousands of numbers typed after /sms send are pointed to a saved list', async () => {
+  it('hundreds of numbers typed after /sms send are pointed to the file upload and list import', async () => {
     const numbers = Array.from({ length: 400 }, (_, i) => `0532${1_000_000 + i}`).join(' ');
     await h.sms(`send ${numbers} Hello`);
     const answer = ephemeralText(await h.ephemeral(users.admin, /Nothing was sent/));
     expect(answer).toContain('Those numbers take 4,799 characters');
-    expect(answer).toContain('/sms lists add <name> <numbers…>');
+    expect(answer).toContain('upload it in the composer');
+    expect(answer).toContain('/sms lists import <name>');
     expect(answer).not.toMatch(GENERIC);
   });
 

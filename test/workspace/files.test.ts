@@ -85,13 +85,17 @@ describe('file inputs and files, as Slack has them', () => {
     expect((await slackError(clientFor(fake).files.info({ file: 'F0NOPE' }))).error).toBe('file_not_found');
   });
 
-  it('refuses files.info to a token without files:read, which manifest.yml does not ask for today', async () => {
-    const fake = await fakeSlack();
+  it('refuses files.info and the download to a token without files:read', async () => {
+    const fake = await fakeSlack({ scopes: manifestBotScopes().filter((s) => s !== 'files:read') });
     const upload = fake.state.files.addUpload({
       filename: 'a.csv',
       bytes: Buffer.from('x'),
       uploader: users.admin,
     });
     expect((await slackError(clientFor(fake).files.info({ file: upload.id }))).error).toBe('missing_scope');
+    const url = fake.fileObject(upload.id)!.url_private_download as string;
+    const download = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
+    expect(download.status).toBe(403);
+    expect(await download.json()).toMatchObject({ error: 'missing_scope' });
   });
 });

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
+import { repoFile } from '../repo-file.js';
 
-const UI_DIR = new URL('./ui/', import.meta.url);
+const UI_DIR = repoFile('workspace/page/ui/', import.meta.url);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { repoFile } from '../repo-file.js';
 
 /** A slash command as Slack shows it in the composer's autocomplete: name, usage hint and description. */
 export interface SlashCommandInfo {
@@ -15,7 +16,7 @@ const FALLBACK: SlashCommandInfo[] = [
   },
 ];
 
-const MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
+const MANIFEST_URL = repoFile('manifest.yml', import.meta.url);
 
 function unquote(value: string): string {
   const v = value.trim();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { repoFile } from '../repo-file.js';
 import type { Directory } from '../state/directory.js';
 import type { ChannelKind } from '../state/model.js';
 import { SlackApiError } from './api-error.js';
@@ -116,7 +117,7 @@ export function checkScopes(
   });
 }
 
-const MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
+const MANIFEST_URL = repoFile('manifest.yml', import.meta.url);
 
 /** The bot scopes under `oauth_config.scopes.bot` in a manifest (the flat list form the app's manifest uses). */
 export function parseBotScopes(manifest: string): string[] {

@@ -39,9 +39,15 @@ export function handleFileDownload(
   req: IncomingMessage,
   res: ServerResponse,
   botToken: string,
+  scopes?: ReadonlySet<string>,
 ): void {
   if (req.headers.authorization !== `Bearer ${botToken}`) {
     sendJson(res, 401, { ok: false, error: 'not_authed' });
+    return;
+  }
+  // Slack serves url_private only to a token with files:read.
+  if (scopes && !scopes.has('files:read')) {
+    sendJson(res, 403, { ok: false, error: 'missing_scope', needed: 'files:read' });
     return;
   }
   const file = state.files.get(fileId);

@@ -80,7 +80,7 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
       return true;
     }
     if (path.startsWith(FILES_PATH) && req.method === 'GET') {
-      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, botToken);
+      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, botToken, scopes);
       return true;
     }
     return false;

@@ -5,12 +5,14 @@ import { CAMPAIGN_ACTIONS } from '../ui/campaign.js';
 import { CANCEL_CONFIRM_ACTION } from '../ui/cancel.js';
 import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
+import { REJECTED_ROWS_ACTION } from '../ui/file-report.js';
 import { GATEWAY_CHECK_ACTIONS } from '../ui/gateway-check.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
 import { campaignCancelHandler, campaignRefreshHandler, campaignSendRestHandler } from './campaign.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
+import { rejectedRowsHandler } from './rejected-rows.js';
 import { registerScheduledActions } from './scheduled.js';
 import { registerThreadAnswerActions } from './thread-answer.js';
 
@@ -32,6 +34,7 @@ export function register(app: App, deps: SlackDeps): void {
   app.action({ action_id: CAMPAIGN_ACTIONS.cancel, type: 'block_actions' }, campaignCancelHandler(deps));
   app.action({ action_id: CAMPAIGN_ACTIONS.sendRest, type: 'block_actions' }, campaignSendRestHandler(deps));
   app.action({ action_id: CAMPAIGN_ACTIONS.refresh, type: 'block_actions' }, campaignRefreshHandler(deps));
+  app.action({ action_id: REJECTED_ROWS_ACTION, type: 'block_actions' }, rejectedRowsHandler(deps));
   registerInboundActions(app, deps);
   registerThreadAnswerActions(app, deps);
   registerScheduledActions(app, deps);

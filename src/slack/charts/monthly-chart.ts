@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import type { MonthlyStats } from '../../gateway/index.js';
 import { svgText, textWidth } from './stroke-font.js';
 
@@ -120,19 +119,27 @@ export function monthlyChartSvg(months: readonly MonthlyStats[], title = 'SMS se
   return parts.filter((p) => p !== '').join('\n');
 }
 
-let ready: Promise<void> | undefined;
+type ResvgModule = typeof import('@resvg/resvg-wasm');
+let ready: Promise<ResvgModule> | undefined;
 
-/** The WebAssembly module is compiled once per process, on first use. */
-function initialised(): Promise<void> {
-  ready ??= readFile(createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm')).then((wasm) =>
-    initWasm(wasm),
-  );
+/**
+ * The renderer is imported, and its WebAssembly compiled, once per process on the first chart: a bot that
+ * never draws one (DIGEST_CHARTS=off, or before the first stats digest) never loads it.
+ */
+function initialised(): Promise<ResvgModule> {
+  ready ??= (async () => {
+    const resvg = await import('@resvg/resvg-wasm');
+    await resvg.initWasm(
+      await readFile(createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm')),
+    );
+    return resvg;
+  })();
   return ready;
 }
 
 /** Rasterises an SVG; `width` is the PNG's width in pixels (twice the drawing's for sharp text on Retina screens). */
 export async function svgToPng(svg: string, width = W * 2): Promise<Uint8Array> {
-  await initialised();
+  const { Resvg } = await initialised();
   const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: '#ffffff' });
   try {
     const image = resvg.render();

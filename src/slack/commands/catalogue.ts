@@ -153,7 +153,7 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'lists',
-    usage: 'lists [add <name> <numbers…> | show <name> | delete <name>]',
+    usage: 'lists [add <name> <numbers…> | import <name> [append|replace] | show <name> | delete <name>]',
     summary: 'saved recipient lists',
     example: '/sms lists add drivers 05321234567 05331234567',
     needs: 'sender',

@@ -9,15 +9,25 @@ import {
   MEMBERS_PER_PAGE,
 } from '../ui/admin-lists.js';
 import { escapeMrkdwn, plural } from '../ui/format.js';
+import { LIST_MAX_MEMBERS, listImportView } from '../ui/list-import.js';
 import { parsePage, splitWords, usageError } from './arguments.js';
 import { type CommandContext, reply, type SubcommandHandlers } from './context.js';
-import { deleteNamed, findNamed, findOrFail, namedCommand, nameTaken, parseName } from './saved-items.js';
+import {
+  deleteNamed,
+  findNamed,
+  findOrFail,
+  namedCommand,
+  nameTaken,
+  parseName,
+  refuseUnlessOwner,
+} from './saved-items.js';
 
 const INVALID_SHOWN = 5;
 
 export const listsCommand = namedCommand('lists', {
   overview: async (ctx) => reply(ctx, listsOverviewMessage(await ctx.deps.store.recipientLists.list())),
   add: listAdd,
+  import: listImport,
   show: listShow,
   delete: async (ctx, rest) => {
     const list = await deleteNamed(
@@ -63,6 +73,36 @@ async function listAdd(ctx: CommandContext, rest: string): Promise<void> {
   const optedOut = await store.optOuts.hasMany(members);
   const duplicates = parsed.duplicates.reduce((sum, d) => sum + d.lines.length - 1, 0);
   await reply(ctx, listCreatedMessage(row, { duplicates, optedOut: optedOut.size }));
+}
+
+/** `lists import <name> [append|replace]`: a modal with a file input; the submission does the import. */
+async function listImport(ctx: CommandContext, rest: string): Promise<void> {
+  const {
+    words: [typedName, typedMode],
+  } = splitWords(rest, 2);
+  const name = parseName(typedName, 'list', 'lists');
+  const mode = typedMode?.toLowerCase();
+  if (mode !== undefined && mode !== 'append' && mode !== 'replace') {
+    throw usageError(
+      'lists',
+      `Say \`append\` or \`replace\` after the name, e.g. \`/sms lists import ${name} append\`.`,
+    );
+  }
+  const existing = await findNamed(ctx.deps.store.recipientLists, name);
+  if (existing && mode === undefined) {
+    throw usageError(
+      'lists',
+      `List *${existing.name}* exists: \`/sms lists import ${existing.name} append\` adds the file's numbers, \`… replace\` replaces them.`,
+    );
+  }
+  if (existing) refuseUnlessOwner(ctx, existing, 'list', 'change');
+  await ctx.client.views.open({
+    trigger_id: ctx.triggerId,
+    view: listImportView(
+      { name: existing?.name ?? name, mode: existing ? (mode as 'append' | 'replace') : 'create' },
+      LIST_MAX_MEMBERS,
+    ),
+  });
 }
 
 async function listShow(ctx: CommandContext, rest: string): Promise<void> {

@@ -13,7 +13,7 @@ const NAME = /^[A-Za-z0-9_-]{1,40}$/;
 export type NamedActions = Record<
   'overview' | 'add' | 'show' | 'delete',
   (ctx: CommandContext, rest: string) => Promise<void>
->;
+> & { import?: (ctx: CommandContext, rest: string) => Promise<void> };
 
 /** `lists …` and `templates …` share their verbs: nothing (or `list`), add, show, delete. */
 export function namedCommand(subcommand: 'lists' | 'templates', actions: NamedActions): SubcommandHandler {
@@ -30,6 +30,9 @@ export function namedCommand(subcommand: 'lists' | 'templates', actions: NamedAc
       case 'show':
       case 'delete':
         return actions[action.toLowerCase() as 'add' | 'show' | 'delete'](ctx, rest);
+      case 'import':
+        if (actions.import) return actions.import(ctx, rest);
+        throw unknownAction(subcommand, action);
       default:
         throw unknownAction(subcommand, action);
     }
@@ -65,14 +68,15 @@ export async function deleteNamed<T extends { name: string; owner: string }>(
   return item;
 }
 
-function refuseUnlessOwner(
-  ctx: CommandContext,
+export function refuseUnlessOwner(
+  ctx: Pick<CommandContext, 'userId' | 'role'>,
   item: { name: string; owner: string },
   kind: 'list' | 'template',
+  verb = 'delete',
 ) {
   if (item.owner !== ctx.userId && ctx.role !== 'admin') {
     throw new UserInputError(
-      `${kind === 'list' ? 'List' : 'Template'} *${escapeMrkdwn(item.name)}* belongs to ${mention(item.owner)}: only they or an admin may delete it.`,
+      `${kind === 'list' ? 'List' : 'Template'} *${escapeMrkdwn(item.name)}* belongs to ${mention(item.owner)}: only they or an admin may ${verb} it.`,
     );
   }
 }

@@ -1,5 +1,7 @@
+import { personalisedTable, type RejectedRow, recipientsFromTable } from '../../sms/file-recipients.js';
 import {
   analyzeText,
+  autoSegments,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
@@ -8,10 +10,12 @@ import {
   parseRecipients,
   renderEnvelopes,
   type SmsEncoding,
+  segmentsIn,
   type UnsendableCharacter,
   type UnsendableKind,
   unsendableCharacters,
 } from '../../sms/index.js';
+import type { Table } from '../../sms/table-file.js';
 import type { SendingSettings } from '../deps.js';
 import { formatCost, formatCount, plural } from '../ui/format.js';
 
@@ -32,6 +36,25 @@ export interface ComposeInput {
   text: string;
   encoding: EncodingChoice;
   validity?: string;
+  /** Recipients (same text) or the personalised table, read from an uploaded file. */
+  file?: { name: string; table: Table };
+}
+
+/** What an uploaded file gave, shown before anything is sent. */
+export interface FileReport {
+  filename: string;
+  /** How the file was read, e.g. "Windows-1254, semicolon-separated" or "sheet Liste". */
+  readAs: string;
+  rowsRead: number;
+  /** Valid unique recipients from the file (before opt-outs). */
+  valid: number;
+  duplicates: number;
+  optedOut: number;
+  /** Every rejected row, in file order; the modal shows the first few, the rest go out as a file on request. */
+  rejected: RejectedRow[];
+  numberColumn: string;
+  /** Personalised: the columns of the table. */
+  columns?: string[];
 }
 
 export interface Draft {
@@ -54,7 +77,22 @@ export interface Draft {
   notices: string[];
 }
 
-export type DraftResult = { ok: true; draft: Draft } | { ok: false; errors: Record<string, string> };
+export type DraftResult =
+  | { ok: true; draft: Draft; fileReport?: FileReport }
+  | { ok: false; errors: Record<string, string> };
+
+function readAsOf(table: Table): string {
+  if (table.kind === 'xlsx') return `Excel sheet${table.sheet ? ` “${table.sheet}”` : ''}`;
+  const separated = table.delimiter && table.delimiter !== 'none' ? `, ${table.delimiter}-separated` : '';
+  return `${table.encoding ?? 'text'}${separated}`;
+}
+
+function rejectedLines(rows: readonly RejectedRow[], total: number): string {
+  return listProblems(
+    rows.slice(0, SHOWN_PROBLEMS).map((r) => `Line ${r.line}: “${r.input}” — ${r.reason}`),
+    total,
+  );
+}
 
 export interface DraftContext {
   defaultCountry: CountryCode;
@@ -106,7 +144,7 @@ function batchEncoding(texts: readonly string[], choice: EncodingChoice): SmsEnc
   const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
   let widest: SmsEncoding = 'GSM7';
   for (const text of texts) {
-    const e = analyzeText(text).encoding;
+    const e = autoSegments(text).encoding;
     if (rank[e] > rank[widest]) widest = e;
     if (widest === 'UCS2') break;
   }
@@ -137,6 +175,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   if (typeof validity === 'string') errors.validity = validity;
 
   let recipients: string[] = [];
+  let fileReport: FileReport | undefined;
+  let fileNumbers: readonly string[] = [];
   let envelopes: { to: string; message: string }[] | undefined;
   const text = input.text;
 
@@ -147,6 +187,26 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       if (unsendable) errors.text = unsendable;
     }
     const parsed = parseRecipients(input.recipientsText, ctx.defaultCountry, { max: settings.maxRecipients });
+    if (input.file) {
+      const got = recipientsFromTable(input.file.table, ctx.defaultCountry);
+      fileReport = {
+        filename: input.file.name,
+        readAs: readAsOf(input.file.table),
+        rowsRead: got.rowsRead,
+        valid: got.recipients.length,
+        duplicates: got.duplicates,
+        optedOut: 0,
+        rejected: got.rejected,
+        numberColumn: got.numberColumn,
+      };
+      fileNumbers = got.recipients;
+      if (got.recipients.length === 0) {
+        errors.file =
+          got.rejected.length > 0
+            ? `“${input.file.name}” gave no valid number:\n${rejectedLines(got.rejected, got.rejected.length)}`
+            : `“${input.file.name}” has no rows of numbers.`;
+      }
+    }
     if (parsed.invalid.length > 0) {
       errors.recipients = listProblems(
         parsed.invalid.slice(0, SHOWN_PROBLEMS).map((i) => `Line ${i.line}: “${i.input}” — ${i.reason}`),
@@ -155,6 +215,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     }
     const seen = new Set<string>();
     for (const r of parsed.recipients) seen.add(r.msisdn);
+    for (const m of fileNumbers) seen.add(m);
     let fromList = 0;
     for (const m of input.listMembers ?? []) {
       if (!seen.has(m)) {
@@ -167,34 +228,47 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     if (merged > 0) notices.push(`${plural(merged, 'duplicate number')} merged.`);
     if (input.listName)
       notices.push(`${plural(fromList, 'number')} added from the list “${input.listName}”.`);
-    if (recipients.length === 0 && !errors.recipients) {
+    if (recipients.length === 0 && !errors.recipients && !errors.file) {
       errors.recipients = 'Add at least one number, or choose a saved list.';
     }
   } else {
-    const csv = parseCsv(input.csvText);
-    const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
-    if (csv.columns.length === 0) {
-      errors.csv = 'Paste CSV with a header row, e.g. `number,name` and then one row per recipient.';
-    } else {
-      const rendered = renderEnvelopes(text, csv, ctx.defaultCountry);
-      if (rendered.missingColumns.length > 0) {
-        errors.text = `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
-      }
-      problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
-      envelopes = rendered.envelopes.map((e) => ({ to: e.to, message: e.message }));
+    if (input.file) {
+      const built = personalisedFromFile(input.file, text, ctx.defaultCountry);
+      fileReport = built.report;
+      if (built.textError) errors.text = built.textError;
+      if (built.fileError) errors.file = built.fileError;
+      envelopes = built.envelopes;
       recipients = envelopes.map((e) => e.to);
-      if (problems.length > 0) errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
-      else if (envelopes.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
+    } else {
+      const csv = parseCsv(input.csvText);
+      const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
+      if (input.csvText.trim() === '') {
+        errors.csv = 'Paste the table (a header row, then one row per recipient), or upload it as a file.';
+      } else if (csv.columns.length === 0) {
+        errors.csv = 'Paste CSV with a header row, e.g. `number,name` and then one row per recipient.';
+      } else {
+        const rendered = renderEnvelopes(text, csv, ctx.defaultCountry);
+        if (rendered.missingColumns.length > 0) {
+          errors.text = `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
+        }
+        problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
+        // The rendered envelopes themselves (their `line` rides along): no second object per row.
+        envelopes = rendered.envelopes;
+        recipients = envelopes.map((e) => e.to);
+        if (problems.length > 0)
+          errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
+        else if (envelopes.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
+      }
+      const unsendableCsv = unsendableProblem(input.csvText, 'lines');
+      if (unsendableCsv) errors.csv = unsendableCsv;
     }
-    const unsendableCsv = unsendableProblem(input.csvText, 'lines');
-    if (unsendableCsv) errors.csv = unsendableCsv;
     const unsendableText = unsendableProblem(text, 'text');
     if (unsendableText) errors.text = unsendableText;
     if (text.trim() === '') errors.text = 'Write the message template, e.g. Hello {{name}}.';
   }
 
   if (recipients.length > settings.maxRecipients) {
-    const field = input.mode === 'same' ? 'recipients' : 'csv';
+    const field = input.file ? 'file' : input.mode === 'same' ? 'recipients' : 'csv';
     errors[field] =
       `${formatCount(recipients.length)} recipients is more than the limit of ${formatCount(settings.maxRecipients)} per send. Split the send.`;
   }
@@ -204,6 +278,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   const optedOut = await ctx.optedOut(recipients);
   if (optedOut.size > 0) {
     recipients = recipients.filter((r) => !optedOut.has(r));
+    if (fileReport) {
+      const fromFile = input.mode === 'same' ? fileNumbers : (envelopes ?? []).map((e) => e.to);
+      fileReport.optedOut = fromFile.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
+    }
     envelopes = envelopes?.filter((e) => !optedOut.has(e.to));
     const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
@@ -213,7 +291,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       return {
         ok: false,
         errors: {
-          [input.mode === 'same' ? 'recipients' : 'csv']: 'Every recipient has opted out: nobody is left.',
+          [input.file ? 'file' : input.mode === 'same' ? 'recipients' : 'csv']:
+            'Every recipient has opted out: nobody is left.',
         },
       };
     }
@@ -224,6 +303,13 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let segmentsPerMessage = 0;
   let totalSegments = 0;
   for (const message of messages) {
+    const segments = segmentsIn(message, encoding);
+    // Counted once more here, in the batch's one encoding: the fast count that allocates nothing.
+    if (segments >= 0) {
+      if (segments > segmentsPerMessage) segmentsPerMessage = segments;
+      totalSegments += segments;
+      continue;
+    }
     const analysis = analyzeText(message, { encoding });
     if (analysis.unrepresentable.length > 0) {
       return {
@@ -247,6 +333,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   }
   return {
     ok: true,
+    ...(fileReport ? { fileReport } : {}),
     draft: {
       sender,
       mode: input.mode,
@@ -262,6 +349,98 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       notices,
     },
   };
+}
+
+/**
+ * The envelopes of a personalised table from a file. Unlike a pasted table, rows that cannot be sent (a bad
+ * number, an empty placeholder value, the same number again) do not stop the send: they are rejected and
+ * reported by line, and the rest can go. Only what spoils every row stops it: no header, a placeholder with
+ * no column, no row left.
+ */
+function personalisedFromFile(
+  file: NonNullable<ComposeInput['file']>,
+  template: string,
+  country: CountryCode,
+): {
+  envelopes: { to: string; message: string }[];
+  report: FileReport;
+  fileError?: string;
+  textError?: string;
+} {
+  const csv = personalisedTable(file.table, country);
+  const report: FileReport = {
+    filename: file.name,
+    readAs: readAsOf(file.table),
+    rowsRead: Math.max(0, file.table.records.length - 1),
+    valid: 0,
+    duplicates: 0,
+    optedOut: 0,
+    rejected: [],
+    numberColumn: csv.numberColumn,
+    columns: csv.columns,
+  };
+  if (csv.errors.length > 0) {
+    const first = csv.errors[0]!;
+    return { envelopes: [], report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
+  }
+  const rendered = renderEnvelopes(template, csv, country);
+  if (rendered.missingColumns.length > 0) {
+    return {
+      envelopes: [],
+      report,
+      textError: `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
+    };
+  }
+  // Rows are in line order: the few rejected ones are found by bisection, without a map of every row.
+  const rows = csv.rows;
+  const numberAt = (line: number) => {
+    let lo = 0;
+    let hi = rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = rows[mid]!.line;
+      if (at === line) return rows[mid]!.number;
+      if (at < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return '';
+  };
+  for (const e of rendered.errors) {
+    if (e.reason.startsWith('same number as line')) report.duplicates++;
+    else
+      report.rejected.push({
+        line: e.line,
+        input: numberAt(e.line),
+        reason: e.reason.replace(/^"[^"]*": /, ''),
+      });
+  }
+  // The rendered envelopes themselves (their `line` rides along): no second object per row.
+  const envelopes: { to: string; message: string }[] = [];
+  for (const e of rendered.envelopes) {
+    const bad = unsendableCharacters(e.message)[0];
+    if (bad) {
+      report.rejected.push({
+        line: e.line,
+        input: numberAt(e.line),
+        reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
+      });
+      continue;
+    }
+    envelopes.push(e);
+  }
+  report.rejected.sort((a, b) => a.line - b.line);
+  report.valid = envelopes.length;
+  if (envelopes.length === 0) {
+    return {
+      envelopes,
+      report,
+      fileError:
+        report.rejected.length > 0
+          ? `No row of “${file.name}” can be sent:\n${rejectedLines(report.rejected, report.rejected.length)}`
+          : `“${file.name}” has no rows under its header.`,
+    };
+  }
+  return { envelopes, report };
 }
 
 export function encodingLabel(encoding: SmsEncoding): string {

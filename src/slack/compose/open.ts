@@ -22,7 +22,7 @@ export interface ComposePrefill {
 
 const SHORTER_TEXT = 'send a shorter text, e.g. `/sms send 0532 123 45 67 Your order is ready`.';
 const SAVED_LIST =
-  'save the numbers as a list, `/sms lists add <name> <numbers…>`, and choose it in the composer.';
+  'put the numbers in a file (.csv, .txt, .xlsx) and upload it in the composer (`/sms send`, “…or a file of numbers”), or import it as a saved list with `/sms lists import <name>`.';
 
 /** Prefill the modal's fields cannot take: the user is told what to do instead, and no modal opens. */
 function prefillProblem(deps: SlackDeps, prefill: ComposePrefill): string | undefined {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ComposeMetadata, FIELD } from '../ui/compose.js';
 import type { ComposeInput, EncodingChoice } from './draft.js';
 
@@ -85,4 +85,24 @@ export function readComposeInput(view: SlackView): Omit<ComposeInput, 'listMembe
     encoding: ['auto', 'GSM7', 'TurkishSingleShift', 'UCS2'].includes(encoding) ? encoding : 'auto',
     validity: stateValueOf(view, FIELD.validity),
   };
+}
+
+/** A file as Slack puts it in a file_input's state: what the bot needs to fetch it. */
+const slackFileSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().default('file'),
+    size: z.number().optional(),
+    url_private: z.string().optional(),
+    url_private_download: z.string().optional(),
+  })
+  .passthrough();
+
+export type SlackFile = z.infer<typeof slackFileSchema>;
+
+/** The file uploaded in the compose modal's file input, if any (max_files is 1). */
+export function uploadedFileOf(view: SlackView): SlackFile | undefined {
+  const action = view.state.values[FIELD.file]?.[FIELD.file] as { files?: unknown } | undefined;
+  const files = z.array(slackFileSchema).safeParse(action?.files ?? []);
+  return files.success ? files.data[0] : undefined;
 }

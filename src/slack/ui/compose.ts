@@ -1,7 +1,8 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import type { ComposeMode, Draft } from '../compose/draft.js';
+import type { ComposeMode, Draft, FileReport } from '../compose/draft.js';
 import { encodingLabel } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
+import { fileReportBlocks } from './file-report.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
 import { campaignLine, scheduleBlocks, scheduledLine } from './scheduled.js';
 
@@ -20,7 +21,27 @@ export const FIELD = {
   encoding: 'encoding',
   validity: 'validity',
   estimate: 'estimate',
+  /** A file_input: recipients (same text) or the personalised table, from an uploaded file. */
+  file: 'file',
 } as const;
+
+/** The file types the file input offers; Slack treats them as a hint, the bot checks the bytes. */
+export const RECIPIENT_FILE_TYPES = ['csv', 'tsv', 'txt', 'xlsx'];
+
+function fileBlock(mode: ComposeMode): KnownBlock {
+  return {
+    type: 'input',
+    block_id: FIELD.file,
+    optional: true,
+    label: plain(mode === 'same' ? '…or a file of numbers' : '…or the table as a file'),
+    hint: plain(
+      mode === 'same'
+        ? '.csv, .tsv, .txt (one number per line) or .xlsx, up to 10 MB. The phone column is found by its name (Telefon, GSM, Cep…) or its content. You see what the file gave before anything is sent.'
+        : '.csv, .tsv or .xlsx with a header row naming the columns, up to 10 MB. You see the columns found and a rendered example before anything is sent.',
+    ),
+    element: { type: 'file_input', action_id: FIELD.file, max_files: 1, filetypes: RECIPIENT_FILE_TYPES },
+  } as unknown as KnownBlock;
+}
 
 /** Small, so it always fits private_metadata: where the send came from and where its card goes. */
 export interface ComposeMetadata {
@@ -134,6 +155,7 @@ export function composeView(o: ComposeViewOptions): ModalView {
         placeholder: plain('0532 123 45 67'),
       },
     });
+    blocks.push(fileBlock('same'));
     if (o.lists.length > 0) {
       blocks.push({
         type: 'input',
@@ -153,6 +175,7 @@ export function composeView(o: ComposeViewOptions): ModalView {
     blocks.push({
       type: 'input',
       block_id: FIELD.csv,
+      optional: true,
       dispatch_action: true,
       label: plain('Recipients as CSV'),
       hint: plain(
@@ -167,6 +190,7 @@ export function composeView(o: ComposeViewOptions): ModalView {
         placeholder: plain('number,name\n0532 123 45 67,Ayşe'),
       },
     });
+    blocks.push(fileBlock('personalised'));
   }
   if (o.templates.length > 0) {
     blocks.push({
@@ -292,11 +316,15 @@ export function confirmView(
   draftKey: string,
   simulated: boolean,
   schedule?: { dueAt: Date; timeZone: string },
+  fileReport?: FileReport,
+  externalId?: string,
+  /** SUBMIT_CHUNK_SIZE and SUBMIT_CHUNK_INTERVAL_MS: a larger send says it goes as a campaign of chunks. */
   campaign?: { chunkSize: number; intervalMs?: number },
 ): ModalView {
   const verb = schedule ? 'Schedule' : 'Send';
   const chunked = campaign && draft.recipients.length > campaign.chunkSize ? campaign : undefined;
   return {
+    ...(externalId ? { external_id: externalId } : {}),
     type: 'modal',
     callback_id: CONFIRM_CALLBACK,
     title: plain(schedule ? 'Confirm schedule' : 'Confirm send'),
@@ -313,6 +341,7 @@ export function confirmView(
         ? [section(campaignLine(draft.recipients.length, chunked.chunkSize, chunked.intervalMs))]
         : []),
       ...draftSummary(draft),
+      ...(fileReport ? fileReportBlocks(fileReport, draftKey) : []),
       context(
         schedule
           ? 'Nothing is sent now. At that time roles, opt-outs, limits and the balance are checked again; Back lets you choose Send now instead.'

@@ -1,17 +1,30 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { isCampaign, startCampaign } from '../../sending/campaign.js';
 import type { SendRequest } from '../../sending/send.js';
+import type { RejectedRow } from '../../sms/file-recipients.js';
+import { readTableFile, TableFileError } from '../../sms/table-file.js';
 import { postCampaignCard } from '../campaign-cards.js';
-import { buildDraft, type Draft } from '../compose/draft.js';
-import { readScheduleChoice } from '../compose/schedule-input.js';
-import { blockIdOf, readComposeInput, readMetadata, type SlackView, viewSchema } from '../compose/state.js';
+import { buildDraft, type ComposeInput, type Draft, type DraftContext } from '../compose/draft.js';
+import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
+import {
+  blockIdOf,
+  readComposeInput,
+  readMetadata,
+  type SlackFile,
+  type SlackView,
+  uploadedFileOf,
+  viewSchema,
+} from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
+import { downloadSlackFile, FileDownloadError } from '../file-download.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
 import { campaignStartedView } from '../ui/campaign.js';
 import { confirmView } from '../ui/compose.js';
+import { fileProblemView, readingFileView } from '../ui/file-report.js';
 import {
   confirmedBelowView,
   draftExpiredView,
@@ -25,14 +38,25 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 const DRAFT_TTL_MS = 30 * 60_000;
 
-interface StoredDraft {
+export interface StoredDraft {
   draft: Draft;
+  /** From an uploaded file: every rejected row, for the file sent back on request. */
+  rejected?: RejectedRow[];
+  filename?: string;
   channel: string;
   threadTs?: string;
   /** The compose view's id: the idempotency key of the send, whichever view confirms it. */
   rootViewId: string;
   /** Set when the user chose Schedule (or is editing a scheduled send). */
   schedule?: StoredSchedule;
+}
+
+/** What the confirmation says of a send larger than one gateway call: its chunks and their pace. */
+function campaignPace(deps: SlackDeps) {
+  return {
+    chunkSize: deps.settings.sending.submitChunkSize,
+    intervalMs: deps.settings.sending.chunkIntervalMs,
+  };
 }
 
 function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
@@ -150,9 +174,112 @@ function waitingView(deps: SlackDeps, stored: StoredDraft) {
     : sendingView(stored.draft, deps.settings.simulated);
 }
 
+/** What is kept of the user's choice of when: a time, an edit of a scheduled send, or nothing (send now). */
+function storedScheduleOf(
+  deps: SlackDeps,
+  when: ScheduleChoice,
+  metadata: ReturnType<typeof readMetadata>,
+  input: Omit<ComposeInput, 'listMembers'>,
+): { schedule?: StoredSchedule } {
+  if (metadata.editing && when.kind === 'now') {
+    // Saving an edit with Send now: the edit is applied at once and the send goes through its claim.
+    return {
+      schedule: {
+        dueAt: deps.now().toISOString(),
+        timeZone: metadata.tz ?? deps.settings.reportTimeZone,
+        editing: metadata.editing,
+        sendNow: true,
+        input: inputOf(input),
+      },
+    };
+  }
+  return scheduleOfChoice(when, metadata.editing, input);
+}
+
 async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
   if (!name) return undefined;
   return (await deps.store.recipientLists.get(name))?.members;
+}
+
+function draftContext(deps: SlackDeps): DraftContext {
+  return {
+    defaultCountry: deps.settings.defaultCountry,
+    settings: deps.settings.sending,
+    optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
+  };
+}
+
+/**
+ * After the ack of a compose with a file: download it with the bot token, read it, build the draft and show
+ * what the file gave (the confirmation), or what stops it. Always a confirmation: a file is never sent unseen.
+ */
+async function reviewUpload(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+  view: SlackView,
+  input: ComposeInput,
+  file: SlackFile,
+  externalId: string,
+  when: { schedule?: StoredSchedule },
+): Promise<void> {
+  const show = (next: View) =>
+    client.views
+      .update({ external_id: externalId, view: next })
+      .catch((error: unknown) =>
+        deps.logger.debug({ err: String(error) }, 'file review not shown (closed?)'),
+      );
+  try {
+    const bytes = await downloadSlackFile(file, client.token);
+    const table = await readTableFile(file.name, bytes);
+    const metadata = readMetadata(view);
+    const result = await buildDraft(
+      { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, table } },
+      draftContext(deps),
+    );
+    if (!result.ok) {
+      await show(fileProblemView(Object.values(result.errors)));
+      return;
+    }
+    const stored: StoredDraft = {
+      draft: result.draft,
+      channel: metadata.channel,
+      threadTs: metadata.threadTs,
+      rootViewId: view.id,
+      rejected: result.fileReport?.rejected,
+      filename: file.name,
+      ...when,
+    };
+    const draftKey = `draft:${view.id}`;
+    await deps.store.drafts.put(
+      draftKey,
+      userId,
+      stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
+      new Date(deps.now().getTime() + DRAFT_TTL_MS),
+    );
+    const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
+    await show(
+      confirmView(
+        result.draft,
+        draftKey,
+        deps.settings.simulated,
+        schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
+        result.fileReport,
+        externalId,
+        campaignPace(deps),
+      ),
+    );
+  } catch (error) {
+    if (error instanceof TableFileError || error instanceof FileDownloadError) {
+      await show(fileProblemView([error.message]));
+      return;
+    }
+    deps.logger.warn(
+      { err: error instanceof Error ? error.message : String(error) },
+      'uploaded file not read',
+    );
+    await show(fileProblemView([userMessageFor(error)]));
+  }
 }
 
 export function composeSubmissionHandler(deps: SlackDeps) {
@@ -169,13 +296,31 @@ export function composeSubmissionHandler(deps: SlackDeps) {
     const metadata = readMetadata(view);
     const input = readComposeInput(view);
     const when = readScheduleChoice(view, metadata.tz, deps.now());
+    const file = uploadedFileOf(view);
+    if (file && when.kind === 'invalid') {
+      await ack({ response_action: 'errors', errors: when.errors });
+      return;
+    }
+    if (file && when.kind !== 'invalid') {
+      // Downloading and reading a file of 100,000 rows can take longer than Slack's 3 seconds: a view saying
+      // so is pushed at once and replaced by the confirmation, or by what is wrong.
+      const externalId = `compose-file:${view.id}:${deps.now().getTime()}`;
+      await ack({ response_action: 'push', view: readingFileView(file.name, externalId) });
+      await reviewUpload(
+        deps,
+        client,
+        userId,
+        view,
+        { ...input, listMembers: undefined },
+        file,
+        externalId,
+        storedScheduleOf(deps, when, metadata, input),
+      );
+      return;
+    }
     const result = await buildDraft(
       { ...input, listMembers: await listMembers(deps, input.listName) },
-      {
-        defaultCountry: deps.settings.defaultCountry,
-        settings: deps.settings.sending,
-        optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
-      },
+      draftContext(deps),
     );
     if (!result.ok || when.kind === 'invalid') {
       const errors = Object.fromEntries(
@@ -195,18 +340,8 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       channel: metadata.channel,
       threadTs: metadata.threadTs,
       rootViewId: view.id,
-      ...scheduleOfChoice(when, metadata.editing, input),
+      ...storedScheduleOf(deps, when, metadata, input),
     };
-    if (metadata.editing && when.kind === 'now') {
-      // Saving an edit with Send now: the edit is applied at once and the send goes through its claim.
-      stored.schedule = {
-        dueAt: deps.now().toISOString(),
-        timeZone: metadata.tz ?? deps.settings.reportTimeZone,
-        editing: metadata.editing,
-        sendNow: true,
-        input: inputOf(input),
-      };
-    }
     if (needsConfirmation(deps, result.draft)) {
       const draftKey = `draft:${view.id}`;
       await deps.store.drafts.put(
@@ -223,10 +358,9 @@ export function composeSubmissionHandler(deps: SlackDeps) {
           draftKey,
           deps.settings.simulated,
           schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
-          {
-            chunkSize: deps.settings.sending.submitChunkSize,
-            intervalMs: deps.settings.sending.chunkIntervalMs,
-          },
+          undefined,
+          undefined,
+          campaignPace(deps),
         ),
       });
       return;

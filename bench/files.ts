@@ -1,0 +1,205 @@
+// Bulk sends from files (issue 14): a 100,000-row personalised .csv (UTF-8, semicolons, Turkish header) and a
+// 100,000-number .xlsx (numbers stored as numbers), from the view submission to the confirmation screen: the
+// download over loopback HTTP with a Bearer token (downloadSlackFile), reading (readTableFile), the draft
+// (buildDraft: numbers, dedupe, render, segments) and the confirmation view (confirmView). Not included: the
+// drafts-store write and Slack's own round trips. The floor is JSON.stringify of the SubmitMulti bodies the send
+// would make in chunks of 1,000 (SUBMIT_CHUNK_SIZE's default). Each file runs in a fresh child process, so its
+// peak RSS (process.resourceUsage().maxRSS) is its own. Run alone with `npx tsx bench/files.ts`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ExcelJS from 'exceljs';
+import { loadConfig } from '../src/config.js';
+import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
+import { sendingSettingsOf } from '../src/slack/deps.js';
+import { downloadSlackFile } from '../src/slack/file-download.js';
+import { confirmView } from '../src/slack/ui/compose.js';
+import { readTableFile } from '../src/sms/table-file.js';
+import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { formatFigure } from './storage.js';
+
+const ROWS = 100_000;
+const CHUNK = 1_000;
+const REPETITIONS = 3;
+const TEMPLATE =
+  'Merhaba {{Ad}}, {{Sipariş}} numaralı siparişiniz hazır. Kadıköy mağazasından alabilirsiniz.';
+const TEXT = 'Kampanya başladı: tüm ürünlerde %20 indirim. Çıkmak için RET yazın.';
+
+type Kind = 'csv' | 'xlsx';
+
+interface ChildResult {
+  ms: number[];
+  floorMs: number[];
+  rssBeforeMiB: number;
+  peakRssMiB: number;
+  recipients: number;
+  bytes: number;
+}
+
+function mobile(i: number): string {
+  return `0532${String(1_000_000 + i)}`;
+}
+
+async function fileBytes(kind: Kind): Promise<Uint8Array> {
+  if (kind === 'csv') {
+    const lines = ['Telefon;Ad;Sipariş'];
+    for (let i = 0; i < ROWS; i++) lines.push(`${mobile(i)};Ayşe ${i};#${100_000 + i}`);
+    return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  }
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Liste');
+  sheet.addRow(['GSM NO', 'Ad']);
+  for (let i = 0; i < ROWS; i++) sheet.addRow([5_321_000_000 + i, `Ad ${i}`]);
+  return new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+}
+
+function submitMultiBodies(draft: {
+  sender: string;
+  validityMinutes: number;
+  dataCoding: string;
+  text: string;
+  recipients: string[];
+  envelopes?: { to: string; message: string }[];
+}): unknown[] {
+  const all = draft.envelopes ?? draft.recipients.map((to) => ({ to, message: draft.text }));
+  const bodies: unknown[] = [];
+  for (let i = 0; i < all.length; i += CHUNK) {
+    bodies.push({
+      Credential: { Username: 'demo', Password: 'demo' },
+      Header: { From: draft.sender, ValidityPeriod: draft.validityMinutes },
+      Envelopes: all.slice(i, i + CHUNK).map((e) => ({ Message: e.message, To: e.to })),
+      DataCoding: draft.dataCoding,
+    });
+  }
+  return bodies;
+}
+
+/** In the child: one file, REPETITIONS times through the whole path, and the floor beside it. */
+async function child(kind: Kind, path: string): Promise<ChildResult> {
+  const bytes = new Uint8Array(readFileSync(path));
+  const token = 'xoxb-bench';
+  const server = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${token}`) return void res.writeHead(401).end();
+    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/files/F1/list.${kind}`;
+  const settings = sendingSettingsOf(loadConfig({ MAX_RECIPIENTS: String(ROWS) }).sending);
+  const ctx: DraftContext = { defaultCountry: 'TR', settings, optedOut: async () => new Set() };
+  const input: ComposeInput = {
+    sender: 'SMSOPS',
+    senderOptions: ['SMSOPS'],
+    mode: kind === 'csv' ? 'personalised' : 'same',
+    recipientsText: '',
+    csvText: '',
+    text: kind === 'csv' ? TEMPLATE : TEXT,
+    encoding: 'auto',
+    validity: '',
+  };
+  const name = `list.${kind}`;
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  const ms: number[] = [];
+  const floorMs: number[] = [];
+  let recipients = 0;
+  for (let i = 0; i < REPETITIONS; i++) {
+    const started = performance.now();
+    const downloaded = await downloadSlackFile({ name, url_private_download: url }, token);
+    const table = await readTableFile(name, downloaded);
+    const result = await buildDraft({ ...input, file: { name, table } }, ctx);
+    if (!result.ok) throw new Error(`draft refused: ${JSON.stringify(result.errors).slice(0, 300)}`);
+    const view = confirmView(result.draft, 'draft:V1', false, undefined, result.fileReport, 'x');
+    JSON.stringify(view);
+    ms.push(performance.now() - started);
+    recipients = result.draft.recipients.length;
+    const bodies = submitMultiBodies(result.draft);
+    const floorStarted = performance.now();
+    for (const body of bodies) JSON.stringify(body);
+    floorMs.push(performance.now() - floorStarted);
+    // Each pass on its own: the previous pass's garbage is not left to add to the next one's peak.
+    global.gc?.();
+  }
+  server.close();
+  if (recipients !== ROWS) throw new Error(`expected ${ROWS} recipients, got ${recipients}`);
+  return {
+    ms,
+    floorMs,
+    rssBeforeMiB: rssBefore / 2 ** 20,
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    recipients,
+    bytes: bytes.length,
+  };
+}
+
+/** The file is made here and read from disk by the child, so that making it does not count in its peak RSS. */
+async function runChild(kind: Kind): Promise<ChildResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-files-'));
+  const path = join(dir, `list.${kind}`);
+  writeFileSync(path, await fileBytes(kind));
+  try {
+    return await childProcess(kind, path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function childProcess(kind: Kind, path: string): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, path],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    proc.on('error', reject);
+    proc.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0) return reject(new Error(`files bench child (${kind}) exited ${code}`));
+      resolve(JSON.parse(line) as ChildResult);
+    });
+  });
+}
+
+export async function benchFiles(): Promise<Figure[]> {
+  const figures: BenchFigure[] = [];
+  for (const kind of ['csv', 'xlsx'] as const) {
+    const r = await runChild(kind);
+    const what =
+      kind === 'csv'
+        ? `100,000-row personalised .csv (${(r.bytes / 2 ** 20).toFixed(1)} MiB)`
+        : `100,000-number .xlsx (${(r.bytes / 2 ** 20).toFixed(1)} MiB)`;
+    figures.push({
+      name: `file compose, ${what}: view submission to confirmation (download, read, draft, view; median of ${REPETITIONS})`,
+      value: round(median(r.ms), 1),
+      unit: 'ms',
+      baseline: {
+        name: `JSON.stringify of the ${Math.ceil(r.recipients / CHUNK)} SubmitMulti bodies of ${CHUNK.toLocaleString('en-US')}`,
+        value: round(median(r.floorMs), 1),
+      },
+      target: { of: 'ratio', atMost: 5 },
+    });
+    figures.push({
+      name: `file compose, ${what}: peak RSS growth over the process before the file`,
+      value: round(r.peakRssMiB - r.rssBeforeMiB, 1),
+      unit: 'MiB',
+      target: { of: 'value', atMost: 200 },
+    });
+  }
+  return figures;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const at = process.argv.indexOf('--child');
+  if (at >= 0) {
+    console.log(JSON.stringify(await child(process.argv[at + 1] as Kind, process.argv[at + 2]!)));
+  } else {
+    for (const figure of await benchFiles()) console.log(formatFigure(figure));
+  }
+}

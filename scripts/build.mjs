@@ -1,0 +1,149 @@
+// The build: src/main.ts compiled by esbuild into dist/main.js, bundled with the small pure-JavaScript
+// libraries it uses (kysely, zod, date-fns, libphonenumber-js, node-cron, …): one file loads in a fraction
+// of the time and memory of hundreds of little modules. Code split at every `await import()`: the local
+// workspace and the simulator are chunks of their own (dist/workspace-*.js, dist/server-*.js), loaded only
+// in the mode that runs them. Left to node_modules, loaded as they are: Bolt and its dependencies (as a bare
+// Bolt app loads them), native and worker-based packages (better-sqlite3, pg, pino, pino-pretty), the chart
+// renderer's WebAssembly package, undici and dotenv. Types are checked by `npm run typecheck`, not here.
+//
+// Plain JavaScript on purpose: it runs before anything is compiled (`npm start` → scripts/start.mjs).
+//
+//   node scripts/build.mjs            build dist/ if the sources changed since the last build
+//   node scripts/build.mjs --force    build dist/ whatever the stamp says
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+const STAMP = '.build-stamp.json';
+/** Folders compiled, every file under them part of the signature. */
+const SOURCE_DIRS = ['src', 'workspace'];
+/**
+ * Single files the output depends on: the compiler's settings, and the installed versions of the bundled
+ * libraries (an `npm ci` rewrites node_modules/.package-lock.json).
+ */
+const SOURCE_FILES = [
+  'package.json',
+  'package-lock.json',
+  'node_modules/.package-lock.json',
+  'tsconfig.json',
+  'scripts/build.mjs',
+];
+/** Loaded from node_modules at run time rather than bundled (see above). */
+export const EXTERNAL = [
+  '@slack/bolt',
+  'better-sqlite3',
+  'pg',
+  'pino',
+  'pino-pretty',
+  '@resvg/resvg-wasm',
+  'dotenv',
+  // Loaded only when used (a spreadsheet read, METRICS_PORT set): left out of the bundle, read from node_modules.
+  'exceljs',
+  'prom-client',
+];
+
+function walk(dir, out) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
+}
+
+function sourceFiles(root) {
+  const files = [];
+  for (const dir of SOURCE_DIRS) walk(join(root, dir), files);
+  for (const file of SOURCE_FILES) if (existsSync(join(root, file))) files.push(join(root, file));
+  return files.sort();
+}
+
+/**
+ * What the build was made from: every source file's path, size and modification time, hashed. Any change
+ * (a file edited, added, removed, or checked out older) changes it; reading it costs a few milliseconds.
+ */
+export function sourceSignature(root = ROOT) {
+  const hash = createHash('sha256');
+  for (const file of sourceFiles(root)) {
+    const s = statSync(file);
+    hash.update(`${relative(root, file)}\0${s.size}\0${s.mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** The signature dist/ was built from, or undefined when there is no complete build. */
+export function builtSignature(dist = DIST) {
+  try {
+    return JSON.parse(readFileSync(join(dist, STAMP), 'utf8')).signature;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isStale({ root = ROOT, dist = DIST } = {}) {
+  return builtSignature(dist) !== sourceSignature(root);
+}
+
+/**
+ * Compiles into a fresh folder beside `dist` and swaps it in, so a half-written build is never run and a
+ * deleted source leaves no stale module behind.
+ */
+export async function build({ root = ROOT, dist = DIST } = {}) {
+  const started = performance.now();
+  const signature = sourceSignature(root);
+  const { build: esbuild } = await import('esbuild');
+  const next = `${dist}.next-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  const result = await esbuild({
+    absWorkingDir: root,
+    entryPoints: { main: 'src/main.ts' },
+    outdir: next,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    // A bundled CommonJS library may call require(): give the ES module one.
+    banner: {
+      js: "import { createRequire as __smsopsRequire } from 'node:module';\nconst require = __smsopsRequire(import.meta.url);",
+    },
+    // Stack traces of the compiled code point at the TypeScript lines (node --enable-source-maps).
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  writeFileSync(join(next, 'meta.json'), JSON.stringify(result.metafile));
+  writeFileSync(join(next, STAMP), `${JSON.stringify({ signature, builtAt: new Date().toISOString() })}\n`);
+  const old = `${dist}.old-${process.pid}`;
+  if (existsSync(dist)) renameSync(dist, old);
+  mkdirSync(dirname(dist), { recursive: true });
+  renameSync(next, dist);
+  rmSync(old, { recursive: true, force: true });
+  return { files: Object.keys(result.metafile.inputs).length, ms: Math.round(performance.now() - started) };
+}
+
+/** Builds when the sources changed since the last build; says so on stderr. */
+export async function ensureBuilt(options = {}) {
+  if (!options.force && !isStale(options)) return false;
+  const { files, ms } = await build(options);
+  process.stderr.write(`smsops: compiled ${files} modules into dist/ in ${ms} ms\n`);
+  return true;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await ensureBuilt({ force: process.argv.includes('--force') });
+}

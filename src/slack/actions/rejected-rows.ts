@@ -1,0 +1,69 @@
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { KnownBlock, ModalView } from '@slack/types';
+import { viewSchema } from '../compose/state.js';
+import type { SlackDeps } from '../deps.js';
+import { shareFile } from '../file-upload.js';
+import { context } from '../ui/blocks.js';
+import { rejectedRowsCsv } from '../ui/file-report.js';
+import type { StoredDraft } from '../views/compose.js';
+
+type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+
+/**
+ * "Post the rejected rows as a file" under a file's report: every rejected row (line, value, reason) as a CSV
+ * Excel opens, shared where the send's card will go (files.getUploadURLExternal + files.completeUploadExternal).
+ * The confirmation then says where the file is, instead of the button.
+ */
+export function rejectedRowsHandler(deps: SlackDeps) {
+  return async function handleRejectedRows({ ack, body, action, client }: ActionArgs): Promise<void> {
+    await ack();
+    const view = viewSchema.parse(body.view);
+    const found = await deps.store.drafts.get((action as { value?: string }).value ?? '', deps.now());
+    const say = async (text: string) => {
+      const blocks = (view.blocks as unknown as KnownBlock[]).map((b) =>
+        b.block_id === 'rejected_rows' ? { ...context(text), block_id: 'rejected_rows' } : b,
+      );
+      const modal = body.view as unknown as ModalView;
+      await client.views
+        .update({
+          view_id: view.id,
+          view: {
+            type: 'modal',
+            callback_id: modal.callback_id,
+            title: modal.title,
+            submit: modal.submit,
+            close: modal.close,
+            private_metadata: modal.private_metadata,
+            blocks,
+          },
+        })
+        .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'rejected-rows note not shown'));
+    };
+    if (!found || found.owner !== body.user.id) {
+      await say(':warning: This review has expired: submit the form again to see the rejected rows.');
+      return;
+    }
+    const stored = found.payload as unknown as StoredDraft;
+    const rows = stored.rejected ?? [];
+    const base = (stored.filename ?? 'recipients').replace(/\.[^.]+$/, '');
+    try {
+      await shareFile(client, {
+        bytes: rejectedRowsCsv(rows),
+        filename: `${base}-rejected.csv`,
+        title: `Rejected rows of ${stored.filename ?? 'the file'} (${rows.length})`,
+        altText: `${rows.length} rejected rows`,
+        channelId: stored.channel,
+        threadTs: stored.threadTs,
+      });
+      await say(
+        `:page_facing_up: The ${rows.length} rejected rows are posted as a file in <#${stored.channel}>.`,
+      );
+    } catch (error) {
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'rejected rows not posted',
+      );
+      await say(':warning: Slack did not take the file of rejected rows. Try the button again later.');
+    }
+  };
+}

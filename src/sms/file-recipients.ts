@@ -1,0 +1,208 @@
+import type { CsvError, TableRow } from './csv.js';
+import { foldCase } from './fold.js';
+import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
+import type { Table, TableRecord } from './table-file.js';
+
+/** A row of a file that gives no recipient, with the line it is on and why. */
+export interface RejectedRow {
+  line: number;
+  /** The cell (or row) as it was in the file. */
+  input: string;
+  reason: string;
+}
+
+export interface FileRecipients {
+  /** Rows of data read (the header row not counted). */
+  rowsRead: number;
+  /** Unique numbers in gateway form, in file order. */
+  recipients: string[];
+  /** Rows whose number an earlier row already had. */
+  duplicates: number;
+  rejected: RejectedRow[];
+  /** The column the numbers were read from: its header, or its position. */
+  numberColumn: string;
+  hasHeader: boolean;
+}
+
+// Header names that mark the phone column, folded (Turkish I's to i, lower case) and without blanks and
+// punctuation: "Cep Telefonu", "GSM NO", "TELEFON", "Tel.", "MSİSDN".
+const NUMBER_HEADERS = new Set(
+  [
+    'number phonenumber phoneno phone',
+    'msisdn',
+    'mobile mobileno mobilenumber mobilephone',
+    'gsm gsmno gsmnumarasi',
+    'tel telno telefon telefonno telefonnumarasi',
+    'numara',
+    'cep cepno ceptel ceptelefonu ceptelefonno ceptelno',
+  ].flatMap((names) => names.split(' ')),
+);
+// A header containing one of these ("Müşteri Telefonu", "Veli Cep Tel") names a phone column too.
+const NUMBER_STEMS = ['telefon', 'gsm', 'phone', 'mobile', 'msisdn', 'numara', 'ceptel'];
+
+function headerKey(name: string): string {
+  return foldCase(name).replace(/[\s_.\-/:#()]/gu, '');
+}
+
+/** Index of the column whose name says it holds phone numbers, or -1. */
+export function phoneColumnByName(names: readonly string[]): number {
+  const keys = names.map(headerKey);
+  const exact = keys.findIndex((k) => NUMBER_HEADERS.has(k));
+  if (exact >= 0) return exact;
+  return keys.findIndex((k) => NUMBER_STEMS.some((stem) => k.includes(stem)));
+}
+
+// 5.32E+09, 5,32E+09 (Turkish decimal comma), 9.05E+11: a spreadsheet showed a long number in scientific
+// notation and the CSV kept the rounded text. The digits it dropped cannot be recovered.
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE]\+?\d+$/;
+
+/** A phone number read from a cell, or why not: the reasons name what a spreadsheet did to it. */
+export function readPhoneCell(
+  raw: string,
+  country: CountryCode,
+): { ok: true; msisdn: string } | { ok: false; reason: string } {
+  const text = raw.trim();
+  if (text === '') return { ok: false, reason: 'no phone number' };
+  const fast = msisdnOf(text, country);
+  if (fast !== undefined) return { ok: true, msisdn: fast };
+  if (SCIENTIFIC.test(text)) {
+    return {
+      ok: false,
+      reason: `the spreadsheet wrote the number as ${text}, which has lost its last digits: format the column as Text and export again`,
+    };
+  }
+  // Excel keeps a number cell's decimals in CSV: 5321234567.0 or 5321234567,00.
+  const decimals = /^(\d{7,15})[.,]0+$/.exec(text);
+  if (decimals) {
+    const msisdn = msisdnOf(decimals[1]!, country);
+    if (msisdn !== undefined) return { ok: true, msisdn };
+  }
+  const result = normaliseNumber(text, country);
+  return result.ok ? result : { ok: false, reason: result.reason };
+}
+
+function looksLikeNumber(cell: string, country: CountryCode): boolean {
+  return (
+    msisdnOf(cell, country) !== undefined || SCIENTIFIC.test(cell.trim()) || /^\+?[\d\s\-().]{7,}$/.test(cell)
+  );
+}
+
+/**
+ * Whether the first record names the columns: none of its cells is a number, and either a cell names the
+ * phone column or the rows below have numbers where it has words.
+ */
+function hasHeaderRow(records: readonly TableRecord[], country: CountryCode): boolean {
+  const first = records[0];
+  if (!first) return false;
+  if (first.fields.some((f) => looksLikeNumber(f, country))) return false;
+  if (phoneColumnByName(first.fields) >= 0) return true;
+  return records.slice(1, 20).some((r) => r.fields.some((f) => looksLikeNumber(f, country)));
+}
+
+/** The column with the most numbers in the first rows: a file whose header says nothing about phones. */
+function phoneColumnByContent(records: readonly TableRecord[], country: CountryCode): number {
+  const hits: number[] = [];
+  for (const record of records.slice(0, 50)) {
+    record.fields.forEach((f, i) => {
+      if (looksLikeNumber(f, country)) hits[i] = (hits[i] ?? 0) + 1;
+    });
+  }
+  let best = 0;
+  for (let i = 0; i < hits.length; i++) if ((hits[i] ?? 0) > (hits[best] ?? 0)) best = i;
+  return best;
+}
+
+function columnLabel(index: number): string {
+  return `column ${index + 1}`;
+}
+
+/** Recipients of a file for a same-text send or a saved list: one number a row, from the phone column. */
+export function recipientsFromTable(table: Table, country: CountryCode): FileRecipients {
+  const hasHeader = hasHeaderRow(table.records, country);
+  const header = hasHeader ? table.records[0] : undefined;
+  const rows = hasHeader ? table.records.slice(1) : table.records;
+  let index = header ? phoneColumnByName(header.fields) : -1;
+  if (index < 0) index = phoneColumnByContent(rows, country);
+  const numberColumn = header?.fields[index] || columnLabel(index);
+
+  const seen = new Set<string>();
+  const recipients: string[] = [];
+  const rejected: RejectedRow[] = [];
+  let duplicates = 0;
+  for (const row of rows) {
+    const cell = row.fields[index] ?? '';
+    const read = readPhoneCell(cell, country);
+    if (!read.ok) {
+      rejected.push({
+        line: row.line,
+        input: cell === '' ? row.fields.join(' ') : cell,
+        reason: read.reason,
+      });
+      continue;
+    }
+    if (seen.has(read.msisdn)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(read.msisdn);
+    recipients.push(read.msisdn);
+  }
+  return { rowsRead: rows.length, recipients, duplicates, rejected, numberColumn, hasHeader };
+}
+
+/**
+ * A personalised table from a file: the first row must name the columns (the template refers to them);
+ * the phone column is found by name, else by content. Rows are checked later by renderEnvelopes.
+ */
+export interface FileTable {
+  columns: string[];
+  numberColumn: string;
+  rows: TableRow[];
+  errors: CsvError[];
+}
+
+export function personalisedTable(table: Table, country: CountryCode): FileTable {
+  const header = table.records[0];
+  if (!header) {
+    return { columns: [], numberColumn: '', rows: [], errors: [{ line: 1, reason: 'the file has no rows' }] };
+  }
+  if (header.fields.some((f) => looksLikeNumber(f, country))) {
+    return {
+      columns: [],
+      numberColumn: '',
+      rows: [],
+      errors: [
+        {
+          line: header.line,
+          reason:
+            'the first row has a phone number: for a personalised send the first row must name the columns, e.g. Telefon;Ad',
+        },
+      ],
+    };
+  }
+  const columns = header.fields.map((f, i) => f.trim() || columnLabel(i));
+  const seen = new Map<string, string>();
+  for (const column of columns) {
+    const key = foldCase(column);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      return {
+        columns,
+        numberColumn: '',
+        rows: [],
+        errors: [{ line: header.line, reason: `the column “${column}” appears twice in the first row` }],
+      };
+    }
+    seen.set(key, column);
+  }
+  const records = table.records.slice(1);
+  let index = phoneColumnByName(columns);
+  if (index < 0) index = phoneColumnByContent(records, country);
+  const numberColumn = columns[index] ?? '';
+  const rows: TableRow[] = new Array(records.length);
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r]!;
+    rows[r] = { line: record.line, number: record.fields[index] ?? '', fields: record.fields };
+  }
+  return { columns, numberColumn, rows, errors: [] };
+}

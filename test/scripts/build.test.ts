@@ -1,0 +1,161 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, builtSignature, ensureBuilt, isStale, ROOT, sourceSignature } from '../../scripts/build.mjs';
+import { startFakeSlack } from '../../workspace/index.js';
+import { closedPort } from '../support/raw-server.js';
+import { startTestSimulator } from '../support/simulator.js';
+
+describe('the staleness check of `npm start` (scripts/build.mjs)', () => {
+  let root: string;
+  let dist: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'smsops-build-'));
+    dist = join(root, 'dist');
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'workspace'));
+    writeFileSync(join(root, 'src', 'main.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'workspace', 'index.ts'), 'export const b = 2;\n');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const stamp = () => {
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(join(dist, '.build-stamp.json'), JSON.stringify({ signature: sourceSignature(root) }));
+  };
+
+  it('finds no build stale until one is stamped with the sources it was made from', () => {
+    rmSync(dist, { recursive: true, force: true });
+    expect(builtSignature(dist)).toBeUndefined();
+    expect(isStale({ root, dist })).toBe(true);
+    stamp();
+    expect(isStale({ root, dist })).toBe(false);
+  });
+
+  it('finds the build stale when a source is edited, added or removed, even with an older time', () => {
+    stamp();
+    writeFileSync(join(root, 'src', 'main.ts'), 'export const a = 12;\n');
+    expect(isStale({ root, dist })).toBe(true);
+
+    stamp();
+    // A checkout can give a file an older modification time than the build's: still a change.
+    utimesSync(join(root, 'src', 'main.ts'), new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(isStale({ root, dist })).toBe(true);
+
+    stamp();
+    writeFileSync(join(root, 'workspace', 'new.ts'), 'export {};\n');
+    expect(isStale({ root, dist })).toBe(true);
+
+    stamp();
+    rmSync(join(root, 'workspace', 'new.ts'));
+    expect(isStale({ root, dist })).toBe(true);
+  });
+});
+
+/** Spawns the built bot with the module recorder; resolves with what it loaded once it was healthy and stopped. */
+async function loadedBy(dist: string, env: Record<string, string>): Promise<string[]> {
+  const port = await closedPort();
+  const file = join(dist, `loaded-${port}.txt`);
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/support/loaded-modules.mjs', join(dist, 'main.js')],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), LOADED_MODULES_FILE: file, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`never healthy:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  return readFileSync(file, 'utf8').split('\n');
+}
+
+describe('the build `npm start` runs', () => {
+  // A build of its own beside dist/ (ignored by git), so the test never races a developer's `npm start`.
+  const dist = join(ROOT, `dist.test-${process.pid}`);
+  let chunks: { workspace: string; simulator: string };
+  const dataDir = mkdtempSync(join(tmpdir(), 'smsops-build-run-'));
+  beforeAll(async () => {
+    await build({ dist });
+    const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const holding = (input: string) => {
+      const out = Object.entries(meta.outputs).find(([o, v]) => !o.endsWith('.map') && input in v.inputs);
+      if (!out) throw new Error(`no output holds ${input}`);
+      return out[0].split('/').at(-1)!;
+    };
+    chunks = { workspace: holding('workspace/index.ts'), simulator: holding('src/simulator/server.ts') };
+  }, 60_000);
+  afterAll(() => {
+    rmSync(dist, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is current after a build, so the next start does not compile again', async () => {
+    expect(isStale({ dist })).toBe(false);
+    expect(await ensureBuilt({ dist })).toBe(false);
+  });
+
+  it('splits the local workspace and the simulator into files of their own', () => {
+    expect(chunks.workspace).not.toBe('main.js');
+    expect(chunks.simulator).not.toBe('main.js');
+  });
+
+  it('in HTTP mode with a real gateway loads neither the workspace, the simulator, pg, pino-pretty, the chart renderer, exceljs nor prom-client', async () => {
+    const fake = await startFakeSlack();
+    const { sim } = await startTestSimulator();
+    try {
+      const loaded = await loadedBy(dist, {
+        SLACK_BOT_TOKEN: fake.botToken,
+        SLACK_SIGNING_SECRET: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+        SLACK_API_URL: fake.apiUrl,
+        SMS_GATEWAY_URL: sim.url,
+        SMS_GATEWAY_USERNAME: 'demo',
+        SMS_GATEWAY_PASSWORD: 'demo',
+        DATABASE_URL: `sqlite:${join(dataDir, 'http.db')}`,
+      });
+      // The recorder works: the bot itself and Bolt were seen.
+      expect(loaded.some((f) => f.endsWith(`${dist.split('/').at(-1)}/main.js`))).toBe(true);
+      expect(loaded.some((f) => f.includes('node_modules/@slack/bolt/'))).toBe(true);
+      expect(loaded.some((f) => f.includes('node_modules/better-sqlite3/'))).toBe(true);
+      const never = [
+        chunks.workspace,
+        chunks.simulator,
+        'node_modules/pino-pretty/',
+        'node_modules/@resvg/resvg-wasm/',
+        'node_modules/pg/',
+        // Loaded on first use only: a spreadsheet read, or METRICS_PORT set.
+        'node_modules/exceljs/',
+        'node_modules/prom-client/',
+      ];
+      for (const name of never) expect(loaded.filter((f) => f.includes(name))).toEqual([]);
+    } finally {
+      await sim.close();
+      await fake.close();
+    }
+  }, 60_000);
+
+  it('in local mode loads the workspace, the simulator and readable logs', async () => {
+    const loaded = await loadedBy(dist, { DATABASE_URL: `sqlite:${join(dataDir, 'local.db')}` });
+    for (const name of [chunks.workspace, chunks.simulator, 'node_modules/pino-pretty/']) {
+      expect(loaded.some((f) => f.includes(name))).toBe(true);
+    }
+    expect(loaded.filter((f) => f.includes('node_modules/pg/'))).toEqual([]);
+  }, 60_000);
+});

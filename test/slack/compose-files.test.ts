@@ -1,0 +1,129 @@
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ViewOutput } from '../../workspace/index.js';
+import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ sending: { confirmRecipients: 1_000 } });
+  await h.store.optOuts.add('905339999999', { source: 'manual', by: users.admin });
+});
+afterAll(() => h.close());
+
+function upload(filename: string, bytes: Uint8Array): string {
+  return h.fake.state.files.addUpload({ filename, bytes: Buffer.from(bytes), uploader: users.admin }).id;
+}
+
+const viewText = (view: ViewOutput) => JSON.stringify(view.blocks);
+
+/** Submits the compose modal with a file; resolves with the view that replaced "Reading the file". */
+async function submitWithFile(
+  view: ViewOutput,
+  fileId: string,
+  values: Record<string, Record<string, string>>,
+) {
+  const after = h.fake.state.journal.seq;
+  const result = await h.driver.viewSubmission({
+    userId: users.admin,
+    view,
+    values: { ...values, file: { file: [fileId] } },
+  });
+  expect(result.outcome.kind).toBe('pushed');
+  await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
+  return h.fake.state.views.top(users.admin)!;
+}
+
+describe('compose from an uploaded file', () => {
+  it('shows what a Windows-1254 semicolon CSV gave, posts the rejected rows as a file, and sends only the valid numbers', async () => {
+    const csv = iconv.encode(
+      'Adı;Cep Telefonu\r\nAyşe;0532 111 11 11\r\nÇağrı;5,32E+09\r\nOğuz;5321111112\r\nAli;05321111111\r\nVeli;0533 999 99 99\r\nŞule;12\r\n',
+      'win1254',
+    );
+    const view = await h.openCompose();
+    expect(viewText(view)).toContain('file_input');
+    const review = await submitWithFile(view, upload('müşteriler.csv', csv), {
+      [textBlockOf(view)]: { text: 'Kampanya başladı.' },
+    });
+    const shown = viewText(review);
+    expect(review.callback_id).toBe('confirm_send');
+    expect(shown).toContain('Windows-1254, semicolon-separated');
+    expect(shown).toContain('Cep Telefonu');
+    expect(shown).toMatch(/Rows read\*\\n6/);
+    expect(shown).toMatch(/Valid unique recipients\*\\n3/);
+    expect(shown).toMatch(/Duplicates merged\*\\n1/);
+    expect(shown).toMatch(/Opted-out removed\*\\n1/);
+    expect(shown).toMatch(/Rows rejected\*\\n2/);
+    expect(shown).toContain('Line 3: “5,32E+09”');
+    expect(shown).toContain('Line 7: “12”');
+
+    const after = h.fake.state.journal.seq;
+    await h.driver.blockAction({
+      userId: users.admin,
+      view: review,
+      actionId: 'compose_rejected_rows',
+      blockId: 'rejected_rows',
+      value: JSON.parse(review.private_metadata).draftKey,
+    });
+    const shared = await h.fake.state.waitFor('file', (e) => e.action === 'shared', { after });
+    expect(shared.file.name).toBe('müşteriler-rejected.csv');
+    expect(shared.file.channels).toContain(channels.smsOps);
+    const rejected = shared.file.bytes.toString('utf8');
+    expect(rejected).toContain('3;"5,32E+09";"the spreadsheet wrote the number as 5,32E+09');
+    expect(rejected).toContain('7;"12";');
+
+    const sent = h.fake.state.journal.seq;
+    await h.driver.viewSubmission({ userId: users.admin, view: h.fake.state.views.top(users.admin)! });
+    await h.fake.state.waitForMessage((m) => m.channel === channels.smsOps && /2 pending$/.test(m.text), {
+      after: sent,
+    });
+    const row = (await h.store.outbox.recent(5)).find((r) => r.text === 'Kampanya başladı.')!;
+    // The opted-out number is not among them.
+    expect(new Set(row.recipients)).toEqual(new Set(['905321111111', '905321111112']));
+  });
+
+  it('personalises from an .xlsx with numbers stored as numbers: columns found and one rendered example', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const ws = workbook.addWorksheet('Müşteriler');
+    ws.addRow(['GSM NO', 'İsim', 'Sipariş']);
+    ws.addRow([5322222221, 'Ayşe', 'A-1']);
+    ws.addRow([5322222222, 'Ali', 'A-2']);
+    ws.addRow([5322222223, '', 'A-3']);
+    const bytes = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+    const compose = await h.openCompose();
+    const view = await h.chooseInCompose(compose, 'mode', 'personalised');
+    const review = await submitWithFile(view, upload('siparis.xlsx', bytes), {
+      [textBlockOf(view)]: { text: 'Merhaba {{isim}}, siparişiniz {{Sipariş}} hazır.' },
+    });
+    const shown = viewText(review);
+    expect(shown).toContain('Excel sheet “Müşteriler”');
+    expect(shown).toContain('Columns found: “GSM NO”, “İsim”, “Sipariş”');
+    expect(shown).toContain('Merhaba Ayşe, siparişiniz A-1 hazır.');
+    expect(shown).toMatch(/Valid unique recipients\*\\n2/);
+    expect(shown).toContain('Line 4: “5322222223” — column \\"İsim\\" is empty');
+    const sent = h.fake.state.journal.seq;
+    await h.driver.viewSubmission({ userId: users.admin, view: review });
+    await h.fake.state.waitForMessage((m) => m.channel === channels.smsOps && /2 pending$/.test(m.text), {
+      after: sent,
+    });
+  });
+
+  it('says what is wrong with a file it cannot use, and sends nothing', async () => {
+    const before = (await h.store.outbox.recent(50)).length;
+    const view = await h.openCompose();
+    const review = await submitWithFile(view, upload('scan.pdf', new Uint8Array([0x25, 0x50, 0x44, 0x46])), {
+      [textBlockOf(view)]: { text: 'x' },
+    });
+    expect(review.title.text).toBe('Check the file');
+    expect(viewText(review)).toContain('“scan.pdf” is not a file of recipients this app reads');
+    const placeholder = await h.openCompose();
+    const unknownColumn = await submitWithFile(
+      await h.chooseInCompose(placeholder, 'mode', 'personalised'),
+      upload('p.csv', Buffer.from('telefon,ad\n05321234567,Ayşe\n')),
+      { [textBlockOf(placeholder)]: { text: 'Merhaba {{soyad}}' } },
+    );
+    expect(viewText(unknownColumn)).toContain('No column for {{soyad}}. “p.csv” has: telefon, ad.');
+    expect((await h.store.outbox.recent(50)).length).toBe(before);
+  });
+});

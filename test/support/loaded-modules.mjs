@@ -1,0 +1,16 @@
+// `node --import ./test/support/loaded-modules.mjs …`: on exit, writes every module file the process loaded,
+// ES modules (seen by a load hook) and CommonJS ones (require's cache), one per line, to LOADED_MODULES_FILE.
+// Lets a test check what a mode of the bot never loads.
+import { writeFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+
+const { port1, port2 } = new MessageChannel();
+const esm = new Set();
+port1.on('message', (url) => esm.add(String(url)));
+port1.unref();
+register('./loaded-modules-hooks.mjs', import.meta.url, { data: { port: port2 }, transferList: [port2] });
+process.on('exit', () => {
+  const cjs = Object.keys(createRequire(import.meta.url).cache);
+  writeFileSync(process.env.LOADED_MODULES_FILE ?? 'loaded-modules.txt', [...esm, ...cjs].join('\n'));
+});

@@ -89,6 +89,8 @@ describe.skipIf(!pgUrl)(`a scheduled campaign with two instances on PostgreSQL${
     expect([...counts.values()].every((c) => c === 1)).toBe(true);
     await h.fake.state.waitForMessage(
       (m) => m.channel === channels.smsOps && /^SMS campaign C-\d+: 8 of 8 sent/.test(m.text ?? ''),
+      // Card updates are paced within chat.update's tier; under load the last one may take a while.
+      { timeoutMs: 15_000 },
     );
     const campaignCards = h.fake.state
       .calls('chat.postMessage')

@@ -60,6 +60,8 @@ export async function postCard(
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
+    chunkSize: deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
   });
   const result = await postCardWhereSent(
     client,
@@ -75,6 +77,8 @@ export async function updateCard(deps: SlackDeps, client: WebClient, row: Outbox
     reportTimeZone: deps.settings.reportTimeZone,
     simulated: deps.settings.simulated,
     graceMinutes: deps.settings.scheduleGraceMinutes,
+    chunkSize: deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
   });
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }

@@ -18,12 +18,13 @@ export interface SendingSettings {
   defaultValidityMinutes: number;
   /** SUBMIT_CHUNK_SIZE: a send to more recipients is a campaign of chunks of this size. */
   submitChunkSize: number;
+  /** SUBMIT_CHUNK_INTERVAL_MS: the pace of a campaign's chunks, said when a large send is confirmed. */
+  chunkIntervalMs?: number;
 }
 
 /** The sending settings of a config; a send is valid for 24 hours, the gateway's own default (gateway-notes.md). */
 export function sendingSettingsOf(sending: Config['sending']): SendingSettings {
-  const { chunkIntervalMs: _pace, ...limits } = sending;
-  return { ...limits, defaultValidityMinutes: 1440 };
+  return { ...sending, defaultValidityMinutes: 1440 };
 }
 
 export interface SlackSettings {

@@ -8,9 +8,15 @@ import { TIER_PER_MINUTE } from '../../workspace/web-api/rate-limiter.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 import { clientFor, fakeSlack } from '../workspace/helpers.js';
 
-// What a card needs of the bot's settings: the zone it shows times in and whether the gateway is simulated.
+// What a card needs of the bot's settings: the zone it shows times in, whether the gateway is simulated, and
+// SUBMIT_CHUNK_SIZE (a scheduled send's card says whether it will go as a campaign).
 const deps = {
-  settings: { adminUserIds: [users.admin], reportTimeZone: 'UTC', simulated: true },
+  settings: {
+    adminUserIds: [users.admin],
+    reportTimeZone: 'UTC',
+    simulated: true,
+    sending: { submitChunkSize: 1000 },
+  },
   logger: silentLogger,
 } as unknown as SlackDeps;
 

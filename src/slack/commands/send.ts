@@ -45,6 +45,8 @@ function cardOf(ctx: CommandContext, row: OutboxRow) {
   return deliveryCard(row, {
     reportTimeZone: ctx.deps.settings.reportTimeZone,
     simulated: ctx.deps.settings.simulated,
+    chunkSize: ctx.deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: ctx.deps.settings.sending.chunkIntervalMs,
   });
 }
 

@@ -1,9 +1,10 @@
 import type { KnownBlock } from '@slack/types';
+import { wentAsCampaign } from '../../sending/scheduled-campaign.js';
 import { optedOutAtSending } from '../../sending/send.js';
 import type { OutboxRow } from '../../store/index.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
-import { scheduledCard, scheduledContext } from './scheduled.js';
+import { scheduledCampaignCard, scheduledCard, scheduledContext } from './scheduled.js';
 import { leftOutText } from './send-checks.js';
 
 export const CARD_ACTIONS = {
@@ -22,6 +23,10 @@ export interface CardOptions {
   simulated: boolean;
   /** SCHEDULE_GRACE_MINUTES, said on the card of a held scheduled send. */
   graceMinutes?: number;
+  /** SUBMIT_CHUNK_SIZE: a scheduled send to more recipients says it will go as a campaign of chunks. */
+  chunkSize?: number;
+  /** SUBMIT_CHUNK_INTERVAL_MS: the pace said with it. */
+  chunkIntervalMs?: number;
 }
 
 function stateLine(row: OutboxRow): string {
@@ -44,8 +49,14 @@ function stateLine(row: OutboxRow): string {
 /** The message in the channel that fills in as the batch is delivered. */
 export function deliveryCard(row: OutboxRow, options: CardOptions): { text: string; blocks: KnownBlock[] } {
   if (row.state === 'scheduled' || row.state === 'held') {
-    return scheduledCard(row, { simulated: options.simulated, graceMinutes: options.graceMinutes ?? 15 });
+    return scheduledCard(row, {
+      simulated: options.simulated,
+      graceMinutes: options.graceMinutes ?? 15,
+      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+      ...(options.chunkIntervalMs === undefined ? {} : { chunkIntervalMs: options.chunkIntervalMs }),
+    });
   }
+  if (wentAsCampaign(row)) return scheduledCampaignCard(row, options);
   const { delivered, undelivered } = row.delivery;
   const count = row.delivery.count || row.recipientCount;
   const pending = Math.max(0, count - delivered - undelivered);

@@ -4,7 +4,7 @@ import { encodingLabel } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { fileReportBlocks } from './file-report.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
-import { scheduleBlocks, scheduledLine } from './scheduled.js';
+import { campaignLine, scheduleBlocks, scheduledLine } from './scheduled.js';
 
 export const COMPOSE_CALLBACK = 'compose';
 export const CONFIRM_CALLBACK = 'confirm_send';
@@ -318,8 +318,11 @@ export function confirmView(
   schedule?: { dueAt: Date; timeZone: string },
   fileReport?: FileReport,
   externalId?: string,
+  /** SUBMIT_CHUNK_SIZE and SUBMIT_CHUNK_INTERVAL_MS: a larger send says it goes as a campaign of chunks. */
+  campaign?: { chunkSize: number; intervalMs?: number },
 ): ModalView {
   const verb = schedule ? 'Schedule' : 'Send';
+  const chunked = campaign && draft.recipients.length > campaign.chunkSize ? campaign : undefined;
   return {
     ...(externalId ? { external_id: externalId } : {}),
     type: 'modal',
@@ -334,6 +337,9 @@ export function confirmView(
         `${verb} ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
       ),
       ...(schedule ? [section(scheduledLine(schedule.dueAt, schedule.timeZone))] : []),
+      ...(chunked
+        ? [section(campaignLine(draft.recipients.length, chunked.chunkSize, chunked.intervalMs))]
+        : []),
       ...draftSummary(draft),
       ...(fileReport ? fileReportBlocks(fileReport, draftKey) : []),
       context(

@@ -141,11 +141,30 @@ function reference(row: OutboxRow): string {
   return `S-${row.id}`;
 }
 
+/** How many chunks a send to `recipients` goes as (one: a single gateway call). */
+export function chunkCountOf(recipients: number, chunkSize: number | undefined): number {
+  return chunkSize && chunkSize > 0 ? Math.max(1, Math.ceil(recipients / chunkSize)) : 1;
+}
+
+/** Said of a send too large for one gateway call: it goes as a campaign of chunks, at the configured pace. */
+export function campaignLine(recipients: number, chunkSize: number, intervalMs?: number): string {
+  const chunks = chunkCountOf(recipients, chunkSize);
+  const pace =
+    intervalMs === undefined
+      ? ''
+      : intervalMs > 0
+        ? `, one every ${intervalMs % 1000 === 0 ? plural(intervalMs / 1000, 'second') : `${formatCount(intervalMs)} ms`}`
+        : ', one after another';
+  return `:package: *It goes as a campaign of ${plural(chunks, 'chunk')} of up to ${formatCount(chunkSize)} recipients*${pace}, each checked and sent on its own. One campaign card shows the progress and can cancel it.`;
+}
+
 /** The card of a send waiting for its time (or held because it came too late), in the channel it was made in. */
 export function scheduledCard(
   row: OutboxRow,
-  options: { simulated: boolean; graceMinutes: number },
+  options: { simulated: boolean; graceMinutes: number; chunkSize?: number; chunkIntervalMs?: number },
 ): { text: string; blocks: KnownBlock[] } {
+  const campaign =
+    options.chunkSize !== undefined && row.recipientCount > options.chunkSize ? options.chunkSize : undefined;
   const zone = scheduleZone(row);
   const when = row.dueAt ? formatScheduled(row.dueAt, zone) : 'an unknown time';
   const held = row.state === 'held';
@@ -165,6 +184,9 @@ export function scheduledCard(
       ['Estimated cost', row.estimatedCost === null ? '—' : formatCost(row.estimatedCost)],
       ['Reference', `\`${reference(row)}\``],
     ]),
+    ...(campaign === undefined
+      ? []
+      : [section(campaignLine(row.recipientCount, campaign, options.chunkIntervalMs))]),
     section(`>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`),
     context(
       'Roles, opt-outs, limits and the balance are checked again when it goes. The author or an admin may send it now, edit or cancel it.',
@@ -175,6 +197,54 @@ export function scheduledCard(
     ? `Scheduled SMS ${reference(row)} held: it was due ${when}`
     : `SMS scheduled for ${when}`;
   return { text, blocks };
+}
+
+/**
+ * The card of a scheduled send that went as a campaign: it points to the campaign's own card (posted where the
+ * send was made), which shows the chunks and can cancel them. Who was left out at that moment is said.
+ */
+export function scheduledCampaignCard(
+  row: OutboxRow,
+  options: { simulated: boolean; reportTimeZone: string },
+): { text: string; blocks: KnownBlock[] } {
+  const payload = (row.payload ?? {}) as {
+    chunkSize?: unknown;
+    claimedAt?: unknown;
+    optedOutAtSending?: unknown;
+  };
+  const chunkSize = typeof payload.chunkSize === 'number' ? payload.chunkSize : undefined;
+  const chunks = chunkCountOf(row.recipientCount, chunkSize);
+  const wentAt = typeof payload.claimedAt === 'string' ? new Date(payload.claimedAt) : row.updatedAt;
+  const leftOut = Array.isArray(payload.optedOutAtSending) ? payload.optedOutAtSending.length : 0;
+  const when = row.dueAt ? formatScheduled(row.dueAt, scheduleZone(row)) : 'an unknown time';
+  const blocks: KnownBlock[] = [
+    ...simulatedNotice(options.simulated),
+    header('Scheduled SMS: sent as a campaign'),
+    section(
+      `:package: *Went ${formatScheduled(wentAt, scheduleZone(row))} as a campaign* of ${plural(chunks, 'chunk')}${chunkSize ? ` of up to ${formatCount(chunkSize)}` : ''}. Its *campaign card*, posted where it was scheduled, shows the progress and can cancel it.`,
+    ),
+    fields([
+      ['Sender', escapeMrkdwn(row.sender ?? '—')],
+      ['Scheduled by', `<@${row.slackUser}>`],
+      ['Recipients', formatCount(row.recipientCount)],
+      ['Estimated cost', row.estimatedCost === null ? '—' : formatCost(row.estimatedCost)],
+      ['Scheduled for', when],
+      ['Reference', `\`${reference(row)}\``],
+    ]),
+    ...(leftOut > 0
+      ? [
+          context(
+            `:information_source: ${plural(leftOut, 'number')} opted out since it was scheduled: left out.`,
+          ),
+        ]
+      : []),
+    section(
+      row.text === '' && row.redactedAt
+        ? ':wastebasket: _The text is no longer kept._'
+        : `>${escapeMrkdwn(truncate(row.text, 600)).replace(/\n/g, '\n>')}`,
+    ),
+  ];
+  return { text: `Scheduled SMS ${reference(row)} went as a campaign of ${plural(chunks, 'chunk')}`, blocks };
 }
 
 /** The zone a scheduled send is shown in: its author's, as kept with it. */

@@ -1,8 +1,10 @@
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { CampaignStarted } from '../../sending/scheduled-campaign.js';
 import { optedOutAtSending, type SendOutcome } from '../../sending/send.js';
 import type { Role } from '../../store/index.js';
 import type { Draft } from '../compose/draft.js';
 import { context, section, simulatedNotice } from './blocks.js';
+import { campaignStartedView } from './campaign.js';
 import { sendReference } from './card.js';
 import { draftSummary, messageView } from './compose.js';
 import { escapeMrkdwn, plural } from './format.js';
@@ -20,7 +22,13 @@ export function sendingView(draft: Draft, simulated: boolean): ModalView {
 }
 
 /** The modal once the send is decided; `role` only matters to a refusal for lack of one. */
-export function sendOutcomeView(outcome: SendOutcome, simulated: boolean, role: Role | undefined): ModalView {
+export function sendOutcomeView(
+  outcome: SendOutcome | CampaignStarted,
+  simulated: boolean,
+  role: Role | undefined,
+): ModalView {
+  // Too many recipients for one gateway call: it went as a campaign of chunks.
+  if (outcome.kind === 'campaign') return campaignStartedView(outcome.campaign, !outcome.created, simulated);
   return messageView(TITLE, outcomeBlocks(outcome, simulated, role));
 }
 

@@ -1,11 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { isCampaign, startCampaign } from '../../sending/campaign.js';
 import type { SendRequest } from '../../sending/send.js';
 import type { RejectedRow } from '../../sms/file-recipients.js';
 import { readTableFile, TableFileError } from '../../sms/table-file.js';
-import { postCampaignCard } from '../campaign-cards.js';
 import { buildDraft, type ComposeInput, type Draft, type DraftContext } from '../compose/draft.js';
 import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
 import {
@@ -22,7 +20,6 @@ import { userMessageFor } from '../errors.js';
 import { downloadSlackFile, FileDownloadError } from '../file-download.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
-import { campaignStartedView } from '../ui/campaign.js';
 import { confirmView } from '../ui/compose.js';
 import { fileProblemView, readingFileView } from '../ui/file-report.js';
 import {
@@ -51,6 +48,14 @@ export interface StoredDraft {
   schedule?: StoredSchedule;
 }
 
+/** What the confirmation says of a send larger than one gateway call: its chunks and their pace. */
+function campaignPace(deps: SlackDeps) {
+  return {
+    chunkSize: deps.settings.sending.submitChunkSize,
+    intervalMs: deps.settings.sending.chunkIntervalMs,
+  };
+}
+
 function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
   const { confirmRecipients, confirmCost } = deps.settings.sending;
   return (
@@ -59,40 +64,7 @@ function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
   );
 }
 
-/**
- * More recipients than one gateway call carries (SUBMIT_CHUNK_SIZE): a campaign, started here and sent chunk by
- * chunk by the campaign runner; its card is posted at once.
- */
-async function startAsCampaign(
-  deps: SlackDeps,
-  client: WebClient,
-  request: SendRequest,
-  viewId: string,
-): Promise<void> {
-  try {
-    const { campaign, created } = await startCampaign(deps, request, deps.settings.sending.submitChunkSize);
-    await client.views
-      .update({ view_id: viewId, view: campaignStartedView(campaign, !created, deps.settings.simulated) })
-      .catch((error: unknown) =>
-        deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
-      );
-    if (!created) return;
-    await postCampaignCard(deps, client, campaign.id).catch((error: unknown) =>
-      deps.logger.warn(
-        { campaignId: campaign.id, err: error instanceof Error ? error.message : String(error) },
-        'campaign card not posted',
-      ),
-    );
-    deps.nudgeCampaigns?.();
-  } catch (error) {
-    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'campaign not started');
-    await client.views
-      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
-      .catch(() => undefined);
-  }
-}
-
-/** After the ack: one send, the card in the channel, the modal updated with the outcome. */
+/** After the ack: the send (one gateway call, or a campaign: sendAndShow decides), its card, the modal updated. */
 async function send(
   deps: SlackDeps,
   client: WebClient,
@@ -107,10 +79,6 @@ async function send(
     threadTs: stored.threadTs,
     plan: stored.draft,
   };
-  if (isCampaign(stored.draft, deps.settings.sending.submitChunkSize)) {
-    await startAsCampaign(deps, client, request, viewId);
-    return;
-  }
   try {
     await sendAndShow(deps, client, request, async (outcome) => {
       const role =
@@ -258,6 +226,7 @@ async function reviewUpload(
         schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
         result.fileReport,
         externalId,
+        campaignPace(deps),
       ),
     );
   } catch (error) {
@@ -349,6 +318,9 @@ export function composeSubmissionHandler(deps: SlackDeps) {
           draftKey,
           deps.settings.simulated,
           schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
+          undefined,
+          undefined,
+          campaignPace(deps),
         ),
       });
       return;

@@ -1,0 +1,103 @@
+import type { Campaign, OutboxRow } from '../store/index.js';
+import { startCampaign } from './campaign.js';
+import { checkAtSending, refuseSend, type SendRefusal } from './checks.js';
+import { defaultSendLease } from './lease.js';
+import { outboxPayloadOf, type SendDeps, type SendRequest } from './send.js';
+
+/**
+ * A scheduled send too large for one gateway call goes as a campaign when its time comes (or on Send now). The
+ * scheduled outbox row is claimed exactly as a single send's would be (one instance wins), checked at that
+ * moment (role, text, opt-outs, limits, balance), then closed, and the campaign started under a key derived
+ * from the row's: the row never calls the gateway itself, and never fires again.
+ */
+
+/** The campaign a scheduled send becomes is keyed from the send's own key. */
+export function scheduledCampaignKey(outboxKey: string): string {
+  return `${outboxKey}:campaign`;
+}
+
+/** Whether a closed scheduled row went as a campaign (its card then says so). */
+export function wentAsCampaign(row: Pick<OutboxRow, 'state' | 'payload'>): boolean {
+  const payload = row.payload as { campaignKey?: unknown } | null;
+  return row.state === 'cancelled' && typeof payload?.campaignKey === 'string';
+}
+
+/**
+ * A send that went as a campaign: the campaign, created=false when it had been started already; `row` is the
+ * scheduled send it came from, now closed.
+ */
+export type CampaignStarted = { kind: 'campaign'; campaign: Campaign; created: boolean; row?: OutboxRow };
+
+export type ScheduledCampaignOutcome =
+  /** This call claimed the row and the campaign runs (created=false: it was already started). */
+  | (CampaignStarted & { row: OutboxRow })
+  /** Refused at that moment: the row ends failed with the reason, nothing is sent. */
+  | { kind: 'refused'; row: OutboxRow; refusal: SendRefusal }
+  /** Another instance (or an earlier tick, or a cancel) had it first. */
+  | { kind: 'duplicate'; row: OutboxRow };
+
+export async function startScheduledCampaign(
+  deps: SendDeps,
+  requested: SendRequest,
+  chunkSize: number,
+): Promise<ScheduledCampaignOutcome> {
+  const scheduled = requested.scheduled;
+  if (!scheduled) throw new Error('startScheduledCampaign takes a scheduled send');
+  const check = await checkAtSending(
+    { ...deps, usableBalance: async () => (await deps.gateway.getBalance()).usable },
+    requested,
+  );
+  const { request } = check;
+  const { plan } = request;
+  const lease = deps.sendLease ?? defaultSendLease();
+  const at = deps.now();
+  const campaignKey = scheduledCampaignKey(requested.idempotencyKey);
+  const claimed = await deps.store.outbox.claimScheduled(scheduled.outboxId, {
+    from: scheduled.from,
+    ...(scheduled.dueBy ? { dueBy: scheduled.dueBy } : {}),
+    at,
+    owner: lease.owner,
+    leaseUntil: new Date(at.getTime() + lease.ttlMs),
+    recipients: [...plan.recipients],
+    segments: plan.totalSegments,
+    estimatedCost: plan.estimatedCost,
+    payload: {
+      ...outboxPayloadOf(request, check.optedOut),
+      ...scheduled.keep,
+      claimedAt: at.toISOString(),
+      campaignKey,
+      chunkSize,
+    },
+  });
+  if (!claimed) {
+    const current = await deps.store.outbox.get(scheduled.outboxId);
+    if (!current) throw new Error(`scheduled send ${scheduled.outboxId} is gone from the outbox`);
+    return { kind: 'duplicate', row: current };
+  }
+  if (check.refusal) {
+    const refused = await refuseSend(deps, claimed, request, check.refusal);
+    // Counted like any send refused at sending; the chunks of a campaign that goes are counted as they go.
+    deps.sendObserver?.onSend('refused', { recipients: 0, segments: 0 });
+    return refused.kind === 'refused' ? refused : { kind: 'duplicate', row: refused.row };
+  }
+  const { scheduled: _claimed, checkBalance: _asked, ...send } = request;
+  const { campaign, created } = await startCampaign(
+    deps,
+    { ...send, idempotencyKey: campaignKey },
+    chunkSize,
+  );
+  // Closed for good: `cancelled` is final, never polled, never claimed again; its chunks are the sends.
+  await deps.store.outbox.markCancelled(claimed.id, request.slackUser, deps.now());
+  await deps.store.audit.append({
+    actor: request.slackUser,
+    action: 'schedule_campaign',
+    target: `outbox ${claimed.id}`,
+    details: { campaignId: campaign.id, recipients: plan.recipients.length, chunkSize },
+    at: deps.now(),
+  });
+  deps.logger.info(
+    { outboxId: claimed.id, campaignId: campaign.id, chunks: campaign.chunkCount },
+    'scheduled send went as a campaign',
+  );
+  return { kind: 'campaign', row: (await deps.store.outbox.get(claimed.id)) ?? claimed, campaign, created };
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
+import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+
+/**
+ * A scheduled send larger than SUBMIT_CHUNK_SIZE (3 here) goes as a campaign when its time comes, or on Send now:
+ * the scheduled send is claimed once and closed, the campaign runner sends the chunks. Real bot, local workspace,
+ * simulator; the bot's clock and the jobs' passes are moved by the test.
+ */
+
+const START = Date.parse('2026-11-24T06:00:00.000Z');
+let clock = START;
+const now = () => new Date(clock);
+const minutes = (n: number) => n * 60_000;
+const pick = (ms: number) => String(Math.floor(ms / 1000));
+
+/** Eight distinct numbers: chunks of 3, 3 and 2. */
+const NUMBERS = Array.from({ length: 8 }, (_, i) => `90532${1_000_000 + i}`);
+
+let h: Harness;
+let postsBefore = 0;
+
+beforeAll(async () => {
+  h = await startHarness({
+    now,
+    sending: { submitChunkSize: 3, confirmRecipients: 5 },
+    env: { SUBMIT_CHUNK_INTERVAL_MS: '0' },
+  });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  clock = START;
+  await h.control.reset();
+  postsBefore = h.fake.state.calls('chat.postMessage').length;
+  for (const row of await h.store.outbox.waitingScheduled(100)) {
+    await h.store.outbox.cancelScheduled(row.id, 'test', now());
+  }
+});
+
+const blocksOf = (x: { blocks?: unknown[] }) => JSON.stringify(x.blocks ?? []);
+
+/** Composes a send to `numbers` scheduled at `atMs`, confirming it (more than 5 recipients ask). */
+async function schedule(text: string, atMs: number, numbers = NUMBERS): Promise<ViewOutput> {
+  const view = await h.openCompose('send');
+  const result = await h.submitCompose(view, {
+    recipients: numbers.join('\n'),
+    text,
+    when: 'schedule',
+    schedule_at: pick(atMs),
+  });
+  expect(result.outcome.kind).toBe('pushed');
+  const confirm = (result.outcome as { view: ViewOutput }).view;
+  expect((await h.driver.viewSubmission({ userId: users.admin, view: confirm })).outcome.kind).toBe(
+    'updated',
+  );
+  return confirm;
+}
+
+/** The scheduled send's card, once the store knows where it is and it matches `shape`. */
+async function cardOf(text: string, shape: RegExp = /Scheduled/): Promise<SlackMessage> {
+  const card = await h.fake.state.waitForMessage(
+    (m) => m.channel === channels.smsOps && blocksOf(m).includes(text) && shape.test(blocksOf(m)),
+  );
+  await vi.waitFor(async () => {
+    const row = (await h.store.outbox.recent(100)).find((r) => r.text === text);
+    expect(row?.messageTs).toBe(card.ts);
+  });
+  return card;
+}
+
+async function rowOf(text: string) {
+  const row = (await h.store.outbox.recent(100)).find((r) => r.text === text);
+  expect(row, `an outbox row for “${text}”`).toBeDefined();
+  return row!;
+}
+
+/** Campaign cards posted since the test began. */
+function campaignCards(): { text: string }[] {
+  return h.fake.state
+    .calls('chat.postMessage')
+    .slice(postsBefore)
+    .map((c) => ({ text: String(c.args.text ?? '') }))
+    .filter((m) => /^SMS campaign C-\d+:/.test(m.text));
+}
+
+async function receivedPerNumber(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const batch of (await h.control.state()).batches) {
+    for (const r of batch.recipients) counts.set(r.to, (counts.get(r.to) ?? 0) + 1);
+  }
+  return counts;
+}
+
+describe('a scheduled send larger than one gateway call', () => {
+  it('says on its confirmation and card that it goes as a campaign of chunks', async () => {
+    const confirm = await schedule('Campaign later', clock + minutes(60));
+    expect(blocksOf(confirm)).toContain('campaign of 3 chunks of up to 3 recipients');
+    expect(blocksOf(confirm)).toContain('one after another');
+    const card = await cardOf('Campaign later');
+    expect(blocksOf(card)).toContain('campaign of 3 chunks of up to 3 recipients');
+    expect(blocksOf(card)).toContain('one after another');
+    expect(blocksOf(card)).toMatch(/Recipients\*\\n8/);
+  });
+
+  it('when due, becomes one campaign: 3 chunks, each number once, the gateway never called for the whole', async () => {
+    await schedule('Due campaign', clock + minutes(60));
+    await cardOf('Due campaign');
+    // One number opts out meanwhile: left out at that moment, and the card says so.
+    await h.sms(`optout add +${NUMBERS[7]}`);
+    await h.ephemeral(users.admin, /opted out|opt-out|added/i);
+
+    clock += minutes(60);
+    const passes = await Promise.all([h.bot.scheduled.tick(), h.bot.scheduled.tick()]);
+    expect(passes.reduce((n, p) => n + p.fired, 0)).toBe(1);
+    expect(await h.control.callCount('Submit')).toBe(0);
+    const row = await rowOf('Due campaign');
+    expect(row.state).toBe('cancelled');
+    const went = await cardOf('Due campaign', /sent as a campaign/);
+    expect(blocksOf(went)).toContain('1 number opted out since it was scheduled');
+    expect(blocksOf(went)).not.toContain('scheduled_send_now');
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(campaignCards()[0]!.text).toMatch(/0 of 7 sent/);
+
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    expect(await h.control.callCount('Submit')).toBe(3);
+    const batches = (await h.control.state()).batches;
+    expect(batches.map((b) => b.recipients.length)).toEqual([3, 3, 1]);
+    const counts = await receivedPerNumber();
+    expect([...counts.keys()].sort()).toEqual(NUMBERS.slice(0, 7));
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+
+    // `/sms status S-…` shows the same: it went as a campaign.
+    await h.sms(`status S-${row.id}`);
+    await h.ephemeral(users.admin, /went as a campaign of 3 chunks/);
+
+    // A later pass, on either job, starts nothing more.
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(3);
+    expect(campaignCards()).toHaveLength(1);
+  });
+
+  it('held after downtime, then Send now: it goes as a campaign', async () => {
+    await schedule('Held campaign', clock + minutes(10));
+    await cardOf('Held campaign');
+    clock += minutes(50);
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 1 });
+    const held = await cardOf('Held campaign', /held/);
+    expect(blocksOf(held)).toContain('campaign of 3 chunks');
+    await h.driver.blockAction({ userId: users.admin, message: held, actionId: 'scheduled_send_now' });
+    await cardOf('Held campaign', /sent as a campaign/);
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(await h.control.callCount('Submit')).toBe(0);
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    expect(await h.control.callCount('Submit')).toBe(3);
+    // A second press finds nothing waiting.
+    await h.driver.blockAction({ userId: users.admin, message: held, actionId: 'scheduled_send_now' });
+    await h.ephemeral(users.admin, /no longer waiting/);
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(campaignCards()).toHaveLength(1);
+  });
+
+  it('an edit saved with Send now goes as a campaign, once', async () => {
+    await schedule('Before the campaign edit', clock + minutes(90));
+    const card = await cardOf('Before the campaign edit');
+    const after = h.fake.state.journal.seq;
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
+    const call = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const saved = await h.submitCompose(view, { text: 'After the campaign edit', when: 'now' });
+    if (saved.outcome.kind === 'pushed') {
+      const confirm = (saved.outcome as { view: ViewOutput }).view;
+      expect(blocksOf(confirm)).toContain('campaign of 3 chunks');
+      await h.driver.viewSubmission({ userId: users.admin, view: confirm });
+    }
+    await h.fake.state.waitFor('view', (e) => /Campaign \*C-\d+\* started/.test(blocksOf(e.view)), {
+      after,
+    });
+    const went = await cardOf('After the campaign edit', /sent as a campaign/);
+    expect(went.ts).toBe(card.ts);
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    clock += minutes(91);
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(3);
+  });
+
+  it('cancelled before it is due: nothing is sent and no campaign starts', async () => {
+    await schedule('Cancelled campaign', clock + minutes(30));
+    const card = await cardOf('Cancelled campaign');
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_cancel' });
+    await cardOf('Cancelled campaign', /Cancelled by <@U0ADMIN>/);
+    clock += minutes(31);
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(0);
+    expect(campaignCards()).toHaveLength(0);
+  });
+
+  it('a role taken away by then: refused, said on its card, no campaign', async () => {
+    await h.store.permissions.grant(users.alice, 'sender', users.admin);
+    const view = await h.openCompose('send', users.alice);
+    const result = await h.submitCompose(
+      view,
+      {
+        recipients: NUMBERS.join('\n'),
+        text: 'Alice campaign',
+        when: 'schedule',
+        schedule_at: pick(clock + minutes(30)),
+      },
+      users.alice,
+    );
+    const confirm = (result.outcome as { view: ViewOutput }).view;
+    await h.driver.viewSubmission({ userId: users.alice, view: confirm });
+    await cardOf('Alice campaign');
+    await h.store.permissions.revoke(users.alice);
+    clock += minutes(30);
+    await h.bot.scheduled.tick();
+    const card = await cardOf('Alice campaign', /Not sent/);
+    expect(blocksOf(card)).toContain('no longer has the sender role');
+    expect((await rowOf('Alice campaign')).state).toBe('failed');
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(campaignCards()).toHaveLength(0);
+    expect(await h.control.callCount('Submit')).toBe(0);
+  });
+});
+
+describe('an immediate send larger than one gateway call', () => {
+  it('its confirmation says it goes as a campaign of chunks, one after another', async () => {
+    const view = await h.openCompose('send');
+    const result = await h.submitCompose(view, { recipients: NUMBERS.join('\n'), text: 'Now campaign' });
+    expect(result.outcome.kind).toBe('pushed');
+    const confirm = (result.outcome as { view: ViewOutput }).view;
+    expect(blocksOf(confirm)).toContain('campaign of 3 chunks of up to 3 recipients');
+    expect(blocksOf(confirm)).toContain('one after another');
+    await h.driver.viewSubmission({ userId: users.admin, view: confirm });
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(await h.bot.campaigns.tick()).toBe(3);
+  });
+});

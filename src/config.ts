@@ -350,12 +350,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const d = parsed.data;
     const cron = digestCronProblem(d.DIGEST_CRON, d.REPORT_TIMEZONE, d.DIGEST_MIN_INTERVAL_SECONDS);
     if (cron) problems.push(cron);
-    // A workflow step sends in one gateway call (no campaign card to follow it on): it must fit in one chunk.
-    if (d.WORKFLOW_MAX_RECIPIENTS > d.SUBMIT_CHUNK_SIZE) {
-      problems.push(
-        `WORKFLOW_MAX_RECIPIENTS: at most SUBMIT_CHUNK_SIZE (${d.SUBMIT_CHUNK_SIZE}): a Workflow Builder step sends in one gateway call`,
-      );
-    }
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
   const e = parsed.data;
@@ -409,7 +403,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minIntervalSeconds: e.DIGEST_MIN_INTERVAL_SECONDS,
     },
     retentionDays: e.RETENTION_DAYS,
-    workflowMaxRecipients: e.WORKFLOW_MAX_RECIPIENTS,
+    // A workflow step sends in one gateway call (no campaign card to follow it on): never more than a chunk.
+    workflowMaxRecipients: Math.min(e.WORKFLOW_MAX_RECIPIENTS, e.SUBMIT_CHUNK_SIZE),
     scheduleGraceMinutes: e.SCHEDULE_GRACE_MINUTES,
     sending: {
       maxSegments: e.MAX_SEGMENTS,

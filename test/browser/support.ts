@@ -5,6 +5,7 @@ import type { App } from '@slack/bolt';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { RunningHttpServer } from '../../src/http/server.js';
+import type { CampaignRunner } from '../../src/jobs/campaigns.js';
 import type { InboundRelay } from '../../src/jobs/inbound-relay.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SlackDeps } from '../../src/slack/deps.js';
@@ -38,12 +39,14 @@ export interface LocalBot {
   tracker: DeliveryTracker;
   /** Inbound SMS go to #sms-ops. Not started: tests call `pollOnce()`. */
   relay: InboundRelay;
+  /** Not started: tests run its passes (`tick()`). */
+  campaigns: CampaignRunner;
   close(): Promise<void>;
 }
 
-export async function startLocalBot(): Promise<LocalBot> {
+export async function startLocalBot(env: Record<string, string> = {}): Promise<LocalBot> {
   // No Slack token: local mode, as `npm start` runs it, with the simulator as the gateway.
-  const { bot, close } = await startTestBot({ INBOUND_POLL_SECONDS: '1' });
+  const { bot, close } = await startTestBot({ INBOUND_POLL_SECONDS: '1', ...env });
   return {
     url: `${bot.http.url}/`,
     http: bot.http,
@@ -54,6 +57,7 @@ export async function startLocalBot(): Promise<LocalBot> {
     control: new SimulatorControl({ url: bot.simulatorUrl! }),
     tracker: bot.tracker,
     relay: bot.relay,
+    campaigns: bot.campaigns,
     close,
   };
 }

@@ -33,7 +33,7 @@ export interface ParsedCsv {
   errors: CsvError[];
 }
 
-interface RawRecord {
+export interface RawRecord {
   line: number;
   fields: string[];
   error?: string;
@@ -164,9 +164,34 @@ function count(text: string, char: string): number {
   return text.split(char).length - 1;
 }
 
+// A CR not followed by LF: an old Mac line end, which the general reader handles.
+const LONE_CR = /\r(?!\n)/;
+
+/**
+ * The records of the text. Text without a quote and with CR only before LF (nearly every pasted table) is split
+ * by lines, then each line by the delimiter: the same records as the general reader, found with two native
+ * splits per line. Slicing line by line out of the whole text instead cost V8's optimised code about 10 µs a
+ * line on text with a non-Latin-1 character (a Turkish ş), 100 ms for 10,000 rows. Exported for the test that
+ * compares the two readers (`general` forces the character-by-character one).
+ */
+export function readRecords(text: string, delimiter: string, general = false): RawRecord[] {
+  if (general || text.indexOf('"') >= 0 || LONE_CR.test(text)) return readGeneral(text, delimiter);
+  const lines = text.split('\n');
+  // Text ending in a line end has no record after it.
+  const count = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  const records: RawRecord[] = new Array(count);
+  for (let l = 0; l < count; l++) {
+    const body = lines[l]!;
+    const fields = (body.endsWith('\r') ? body.slice(0, -1) : body).split(delimiter);
+    for (let f = 0; f < fields.length; f++) fields[f] = fields[f]!.trim();
+    records[l] = { line: l + 1, fields };
+  }
+  return records;
+}
+
 // RFC 4180 with the leniency people need: blanks around quoted values, CR, LF or CRLF line
 // ends, and a lone quote inside an unquoted value kept as text (5'10" is not an error).
-function readRecords(text: string, delimiter: string): RawRecord[] {
+function readGeneral(text: string, delimiter: string): RawRecord[] {
   const records: RawRecord[] = [];
   const n = text.length;
   const isBlank = (c: string | undefined) => (c === ' ' || c === '\t') && c !== delimiter;

@@ -57,6 +57,14 @@ const NUMBER_HEADERS = new Set(
 // A first row whose number cell is a phone number means the header was forgotten.
 const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
 
+/** A pasted table with its rows' cells by position, as a file's rows are (`columns[i]` names `fields[i]`). */
+export interface ParsedCsvTable {
+  columns: string[];
+  numberColumn: string;
+  rows: TableRow[];
+  errors: CsvError[];
+}
+
 /**
  * Parses CSV text whose first row names the columns. The number is in the column named
  * number/phone/msisdn (or a Turkish equivalent), else the first column. Commas are the usual
@@ -64,6 +72,28 @@ const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
  * locales writes semicolons, spreadsheets pasted as text give tabs).
  */
 export function parseCsv(text: string): ParsedCsv {
+  const table = parseCsvTable(text);
+  const { columns } = table;
+  // Plain objects with the same keys in the same order share one shape; a column named like an
+  // Object.prototype member needs a prototype-less object instead.
+  const plain = !columns.some((c) => c in Object.prototype);
+  const width = columns.length;
+  const rows: CsvRow[] = table.rows.map(({ line, number, fields }) => {
+    const values: Record<string, string> = plain ? {} : Object.create(null);
+    for (let i = 0; i < width; i++) {
+      const column = columns[i]!;
+      if (column !== '') values[column] = fields[i] ?? '';
+    }
+    return { line, number, values };
+  });
+  return { columns, numberColumn: table.numberColumn, rows, errors: table.errors };
+}
+
+/**
+ * parseCsv's table with each row's cells by position: the same columns, rows, lines and errors, without an
+ * object per row keyed by name (what a 10,000-row personalised send renders from).
+ */
+export function parseCsvTable(text: string): ParsedCsvTable {
   const source = String(text).replace(/^\uFEFF/, '');
   const delimiter = detectDelimiter(source);
   const records = readRecords(source, delimiter).filter((r) => r.error || r.fields.some((f) => f !== ''));
@@ -86,10 +116,7 @@ export function parseCsv(text: string): ParsedCsv {
   errors.push(...headerErrors(header, columns, numberIndex));
   if (errors.length > 0) return { columns, numberColumn, rows: [], errors };
 
-  const rows: CsvRow[] = [];
-  // Plain objects with the same keys in the same order share one shape, which keeps 100,000 rows cheap; a
-  // column named like an Object.prototype member needs a prototype-less object instead.
-  const plain = !columns.some((c) => c in Object.prototype);
+  const rows: TableRow[] = [];
   const width = columns.length;
   for (const record of records) {
     const reason = record.error ?? shapeError(record.fields, width);
@@ -97,13 +124,7 @@ export function parseCsv(text: string): ParsedCsv {
       errors.push({ line: record.line, reason });
       continue;
     }
-    const values: Record<string, string> = plain ? {} : Object.create(null);
-    const fields = record.fields;
-    for (let i = 0; i < width; i++) {
-      const column = columns[i]!;
-      if (column !== '') values[column] = fields[i] ?? '';
-    }
-    rows.push({ line: record.line, number: fields[numberIndex] ?? '', values });
+    rows.push({ line: record.line, number: record.fields[numberIndex] ?? '', fields: record.fields });
   }
   return { columns, numberColumn, rows, errors };
 }

@@ -7,6 +7,7 @@ import {
   dataCodingOf,
   formatForPeople,
   parseCsv,
+  parseCsvTable,
   parseRecipients,
   renderEnvelopes,
   type SmsEncoding,
@@ -240,7 +241,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       envelopes = built.envelopes;
       recipients = envelopes.map((e) => e.to);
     } else {
-      const csv = parseCsv(input.csvText);
+      // Cells by position: no object per row keyed by column name.
+      const csv = parseCsvTable(input.csvText);
       const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
       if (input.csvText.trim() === '') {
         errors.csv = 'Paste the table (a header row, then one row per recipient), or upload it as a file.';

@@ -33,7 +33,7 @@ export interface ParsedCsv {
   errors: CsvError[];
 }
 
-interface RawRecord {
+export interface RawRecord {
   line: number;
   fields: string[];
   error?: string;
@@ -57,6 +57,14 @@ const NUMBER_HEADERS = new Set(
 // A first row whose number cell is a phone number means the header was forgotten.
 const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
 
+/** A pasted table with its rows' cells by position, as a file's rows are (`columns[i]` names `fields[i]`). */
+export interface ParsedCsvTable {
+  columns: string[];
+  numberColumn: string;
+  rows: TableRow[];
+  errors: CsvError[];
+}
+
 /**
  * Parses CSV text whose first row names the columns. The number is in the column named
  * number/phone/msisdn (or a Turkish equivalent), else the first column. Commas are the usual
@@ -64,6 +72,28 @@ const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
  * locales writes semicolons, spreadsheets pasted as text give tabs).
  */
 export function parseCsv(text: string): ParsedCsv {
+  const table = parseCsvTable(text);
+  const { columns } = table;
+  // Plain objects with the same keys in the same order share one shape; a column named like an
+  // Object.prototype member needs a prototype-less object instead.
+  const plain = !columns.some((c) => c in Object.prototype);
+  const width = columns.length;
+  const rows: CsvRow[] = table.rows.map(({ line, number, fields }) => {
+    const values: Record<string, string> = plain ? {} : Object.create(null);
+    for (let i = 0; i < width; i++) {
+      const column = columns[i]!;
+      if (column !== '') values[column] = fields[i] ?? '';
+    }
+    return { line, number, values };
+  });
+  return { columns, numberColumn: table.numberColumn, rows, errors: table.errors };
+}
+
+/**
+ * parseCsv's table with each row's cells by position: the same columns, rows, lines and errors, without an
+ * object per row keyed by name (what a 10,000-row personalised send renders from).
+ */
+export function parseCsvTable(text: string): ParsedCsvTable {
   const source = String(text).replace(/^\uFEFF/, '');
   const delimiter = detectDelimiter(source);
   const records = readRecords(source, delimiter).filter((r) => r.error || r.fields.some((f) => f !== ''));
@@ -86,10 +116,7 @@ export function parseCsv(text: string): ParsedCsv {
   errors.push(...headerErrors(header, columns, numberIndex));
   if (errors.length > 0) return { columns, numberColumn, rows: [], errors };
 
-  const rows: CsvRow[] = [];
-  // Plain objects with the same keys in the same order share one shape, which keeps 100,000 rows cheap; a
-  // column named like an Object.prototype member needs a prototype-less object instead.
-  const plain = !columns.some((c) => c in Object.prototype);
+  const rows: TableRow[] = [];
   const width = columns.length;
   for (const record of records) {
     const reason = record.error ?? shapeError(record.fields, width);
@@ -97,13 +124,7 @@ export function parseCsv(text: string): ParsedCsv {
       errors.push({ line: record.line, reason });
       continue;
     }
-    const values: Record<string, string> = plain ? {} : Object.create(null);
-    const fields = record.fields;
-    for (let i = 0; i < width; i++) {
-      const column = columns[i]!;
-      if (column !== '') values[column] = fields[i] ?? '';
-    }
-    rows.push({ line: record.line, number: fields[numberIndex] ?? '', values });
+    rows.push({ line: record.line, number: record.fields[numberIndex] ?? '', fields: record.fields });
   }
   return { columns, numberColumn, rows, errors };
 }
@@ -164,9 +185,34 @@ function count(text: string, char: string): number {
   return text.split(char).length - 1;
 }
 
+// A CR not followed by LF: an old Mac line end, which the general reader handles.
+const LONE_CR = /\r(?!\n)/;
+
+/**
+ * The records of the text. Text without a quote and with CR only before LF (nearly every pasted table) is split
+ * by lines, then each line by the delimiter: the same records as the general reader, found with two native
+ * splits per line. Slicing line by line out of the whole text instead cost V8's optimised code about 10 µs a
+ * line on text with a non-Latin-1 character (a Turkish ş), 100 ms for 10,000 rows. Exported for the test that
+ * compares the two readers (`general` forces the character-by-character one).
+ */
+export function readRecords(text: string, delimiter: string, general = false): RawRecord[] {
+  if (general || text.indexOf('"') >= 0 || LONE_CR.test(text)) return readGeneral(text, delimiter);
+  const lines = text.split('\n');
+  // Text ending in a line end has no record after it.
+  const count = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  const records: RawRecord[] = new Array(count);
+  for (let l = 0; l < count; l++) {
+    const body = lines[l]!;
+    const fields = (body.endsWith('\r') ? body.slice(0, -1) : body).split(delimiter);
+    for (let f = 0; f < fields.length; f++) fields[f] = fields[f]!.trim();
+    records[l] = { line: l + 1, fields };
+  }
+  return records;
+}
+
 // RFC 4180 with the leniency people need: blanks around quoted values, CR, LF or CRLF line
 // ends, and a lone quote inside an unquoted value kept as text (5'10" is not an error).
-function readRecords(text: string, delimiter: string): RawRecord[] {
+function readGeneral(text: string, delimiter: string): RawRecord[] {
   const records: RawRecord[] = [];
   const n = text.length;
   const isBlank = (c: string | undefined) => (c === ' ' || c === '\t') && c !== delimiter;

@@ -277,8 +277,16 @@ export function autoSegments(text: string): { encoding: SmsEncoding; segments: n
   const gsm = segmentsIn(text, 'GSM7');
   if (gsm >= 0) return { encoding: 'GSM7', segments: gsm };
   const turkish = segmentsIn(text, 'TurkishSingleShift');
-  const ucs2 = segmentsIn(text, 'UCS2');
+  // Text the Turkish table carries has no surrogate, so in UCS-2 every code unit is one unit and its segments
+  // follow from its length alone: what segmentsIn would count, without a third pass over the text.
+  const ucs2 = turkish >= 0 ? ucs2SegmentsOfLength(text.length) : segmentsIn(text, 'UCS2');
   return turkish >= 0 && turkish <= ucs2
     ? { encoding: 'TurkishSingleShift', segments: turkish }
     : { encoding: 'UCS2', segments: ucs2 };
+}
+
+function ucs2SegmentsOfLength(units: number): number {
+  const { single, concatenated } = CAPACITY.UCS2;
+  if (units === 0) return 0;
+  return units <= single ? 1 : Math.ceil(units / concatenated);
 }

@@ -1,4 +1,11 @@
-export { type CsvError, type CsvRow, type ParsedCsv, parseCsv } from './csv.js';
+export {
+  type CsvError,
+  type CsvRow,
+  type ParsedCsv,
+  type ParsedCsvTable,
+  parseCsv,
+  parseCsvTable,
+} from './csv.js';
 export {
   analyzeText,
   autoSegments,

@@ -67,12 +67,13 @@ export function renderEnvelopes(
       continue;
     }
     firstLineOf.set(to.msisdn, row.line);
+    // Cells by position (a file's rows) or by name (a pasted table's), read without a closure per row.
     const fields = 'fields' in row ? row.fields : undefined;
-    const values = 'values' in row ? row.values : undefined;
-    const cell = (column: string, index: number) => (fields ? fields[index] : values?.[column]) ?? '';
+    const values = fields === undefined ? (row as CsvRow).values : undefined;
     let empty: string | undefined;
     for (let u = 0; u < used.length; u++) {
-      if (cell(used[u]!, usedIndex[u]!).trim() === '') {
+      const value = (fields ? fields[usedIndex[u]!] : values![used[u]!]) ?? '';
+      if (value.trim() === '') {
         empty = used[u];
         break;
       }
@@ -83,7 +84,8 @@ export function renderEnvelopes(
     }
     let message = parts[0] as string;
     for (let i = 1; i < parts.length; i += 2) {
-      message += cell(parts[i] as string, partIndex[i]!) + (parts[i + 1] as string);
+      const value = (fields ? fields[partIndex[i]!] : values![parts[i] as string]) ?? '';
+      message += value + (parts[i + 1] as string);
     }
     // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
     if (used.length === 0 && blankTemplate) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readRecords } from '../../src/sms/csv.js';
 import { parseCsv } from '../../src/sms/index.js';
 
 describe('parseCsv', () => {
@@ -174,6 +175,19 @@ describe('parseCsv properties', () => {
         expect(csv.rows.map((r) => columns.map((c) => r.values[c]))).toEqual(filled);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('readRecords: the line-splitting reader for quote-free text', () => {
+  it('gives exactly the records of the character-by-character reader', () => {
+    // No quotes (those always take the general reader); CR, LF and CRLF, blanks, empty lines, Turkish letters.
+    const unit = fc.constantFrom(...'ab1 ,;\t\r\n', '\r\n', 'ş', 'İ', '’');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 300 }), fc.constantFrom(',', ';', '\t'), (text, delimiter) => {
+        expect(readRecords(text, delimiter)).toEqual(readRecords(text, delimiter, true));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

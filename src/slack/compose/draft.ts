@@ -7,6 +7,7 @@ import {
   dataCodingOf,
   formatForPeople,
   parseCsv,
+  parseCsvTable,
   parseRecipients,
   renderEnvelopes,
   type SmsEncoding,
@@ -138,17 +139,27 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
   );
 }
 
-/** The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. */
-function batchEncoding(texts: readonly string[], choice: EncodingChoice): SmsEncoding {
-  if (choice !== 'auto') return choice;
+/**
+ * The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. When
+ * every message's own automatic coding is the batch's, their segments in it come along (one pass, not two).
+ */
+function batchEncoding(
+  texts: readonly string[],
+  choice: EncodingChoice,
+): { encoding: SmsEncoding; segments?: Int32Array } {
+  if (choice !== 'auto') return { encoding: choice };
   const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
   let widest: SmsEncoding = 'GSM7';
-  for (const text of texts) {
-    const e = autoSegments(text).encoding;
-    if (rank[e] > rank[widest]) widest = e;
-    if (widest === 'UCS2') break;
+  let same = true;
+  const segments = new Int32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const auto = autoSegments(texts[i]!);
+    if (auto.encoding === 'UCS2') return { encoding: 'UCS2' };
+    if (i > 0 && auto.encoding !== widest) same = false;
+    if (rank[auto.encoding] > rank[widest]) widest = auto.encoding;
+    segments[i] = auto.segments;
   }
-  return widest;
+  return same ? { encoding: widest, segments } : { encoding: widest };
 }
 
 function validityOf(raw: string | undefined, fallback: number): number | string {
@@ -240,7 +251,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       envelopes = built.envelopes;
       recipients = envelopes.map((e) => e.to);
     } else {
-      const csv = parseCsv(input.csvText);
+      // Cells by position: no object per row keyed by column name.
+      const csv = parseCsvTable(input.csvText);
       const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
       if (input.csvText.trim() === '') {
         errors.csv = 'Paste the table (a header row, then one row per recipient), or upload it as a file.';
@@ -299,12 +311,13 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   }
 
   const messages = envelopes ? envelopes.map((e) => e.message) : [text];
-  const encoding = batchEncoding(messages, input.encoding);
+  const { encoding, segments: counted } = batchEncoding(messages, input.encoding);
   let segmentsPerMessage = 0;
   let totalSegments = 0;
-  for (const message of messages) {
-    const segments = segmentsIn(message, encoding);
-    // Counted once more here, in the batch's one encoding: the fast count that allocates nothing.
+  for (let m = 0; m < messages.length; m++) {
+    const message = messages[m]!;
+    const segments = counted ? counted[m]! : segmentsIn(message, encoding);
+    // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;
       totalSegments += segments;

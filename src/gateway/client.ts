@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
-import { Pool } from 'undici';
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
 import { scrubUpstreamText } from '../secrets.js';
@@ -23,6 +22,7 @@ import type {
   SurveyAnswer,
   TimeRange,
 } from './types.js';
+import { Pool } from './undici-pool.js';
 import { describeZodError, ID_FIELDS, type Operation, type Schemas, schemas, statusOnly } from './wire.js';
 
 export interface RetryPolicy {

@@ -206,6 +206,9 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       ...overrides.gatewayClient,
     });
     closers.push(() => gateway.close());
+    // Probed in the background while the rest starts: the first /healthz does not wait on a cold connection.
+    const gatewayHealth = gatewayProbe(gateway);
+    gatewayHealth.warmUp();
 
     let tracker: DeliveryTracker | undefined;
     const deps: SlackDeps = {
@@ -402,7 +405,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
 
     health = healthReporter({
       store,
-      gateway: gatewayProbe(gateway),
+      gateway: gatewayHealth,
       simulated,
       lastInboundPoll: () => relay.lastSuccessfulPoll,
     });

@@ -35,30 +35,48 @@ export function healthReasonOf(error: unknown): GatewayHealthReason {
   }
 }
 
+/** Gateway reachability for /healthz; `warmUp()` starts a first probe in the background. */
+export interface GatewayProbe {
+  (): Promise<GatewayHealth>;
+  /**
+   * Probes now, without waiting: at start, so the first connection, and the first run of the client's code,
+   * happen while the process is still starting rather than inside the first /healthz. Its answer serves a
+   * /healthz that arrives while it runs; once it has ended it is not taken as fresh, so a /healthz after
+   * that probes anew, as it always did (a gateway that failed since start is reported at once).
+   */
+  warmUp(): void;
+}
+
 /** Gateway reachability for /healthz, probed at most every `everyMs` so health checks never load the gateway. */
 export function gatewayProbe(
   gateway: Pick<Gateway, 'getSenders'>,
   options: { everyMs?: number; timeoutMs?: number } = {},
-): () => Promise<GatewayHealth> {
+): GatewayProbe {
   const everyMs = options.everyMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 3_000;
   let last: GatewayHealth | undefined;
-  let inFlight: Promise<void> | undefined;
-  return async () => {
-    if (!last || Date.now() - last.at.getTime() > everyMs) {
-      inFlight ??= gateway
-        .getSenders({ signal: AbortSignal.timeout(timeoutMs) })
-        .then(() => {
-          last = { ok: true, at: new Date() };
-        })
-        .catch((error: unknown) => {
-          last = { ok: false, at: new Date(), reason: healthReasonOf(error) };
-        })
-        .finally(() => {
-          inFlight = undefined;
-        });
-      await inFlight;
-    }
-    return last!;
+  /** Until when `last` answers without a new probe; 0 for the warm-up's answer. */
+  let freshUntil = 0;
+  let inFlight: Promise<GatewayHealth> | undefined;
+  const run = (fresh: boolean): Promise<GatewayHealth> => {
+    inFlight ??= gateway
+      .getSenders({ signal: AbortSignal.timeout(timeoutMs) })
+      .then(
+        (): GatewayHealth => ({ ok: true, at: new Date() }),
+        (error: unknown): GatewayHealth => ({ ok: false, at: new Date(), reason: healthReasonOf(error) }),
+      )
+      .then((health) => {
+        last = health;
+        freshUntil = fresh ? health.at.getTime() + everyMs : 0;
+        inFlight = undefined;
+        return health;
+      });
+    return inFlight;
   };
+  const probe = async () => {
+    if (inFlight) return inFlight;
+    if (last && Date.now() <= freshUntil) return last;
+    return run(true);
+  };
+  return Object.assign(probe, { warmUp: () => void run(false) });
 }

@@ -22,5 +22,5 @@ function firstWord(text: string): string {
 }
 
 function fold(word: string): string {
-  return word.replace(/[İIı]/g, 'i').toLowerCase();
+  return word.replace(/[\u0130I\u0131]/g, 'i').toLowerCase();
 }

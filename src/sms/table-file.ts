@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import iconv from 'iconv-lite';
-import Papa from 'papaparse';
 
 /**
  * Files of recipients as offices export them: .csv (comma, semicolon or tab, as Excel writes in a Turkish
@@ -82,21 +80,28 @@ function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/**
+ * iconv-lite (its code-page tables are half a megabyte) and Papa Parse are loaded when the first file is read,
+ * not at start: most processes never read one.
+ */
+const loadIconv = async () => (await import('iconv-lite')).default;
+const loadPapa = async () => (await import('papaparse')).default;
+
 /** Text of a file: a BOM says the encoding; else UTF-8 when the bytes are valid UTF-8, else Windows-1254. */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
+export async function decodeText(bytes: Uint8Array): Promise<{ text: string; encoding: string }> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { text: buffer.toString('utf8', 3), encoding: 'UTF-8 with BOM' };
   }
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: iconv.decode(buffer.subarray(2), 'utf16le'), encoding: 'UTF-16' };
+    return { text: (await loadIconv()).decode(buffer.subarray(2), 'utf16le'), encoding: 'UTF-16' };
   if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: iconv.decode(buffer.subarray(2), 'utf16be'), encoding: 'UTF-16' };
+    return { text: (await loadIconv()).decode(buffer.subarray(2), 'utf16be'), encoding: 'UTF-16' };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer), encoding: 'UTF-8' };
   } catch {
     // Not UTF-8: what Excel and Notepad write on a Turkish Windows ("ANSI"), a superset of Latin-5.
-    return { text: iconv.decode(buffer, 'win1254'), encoding: 'Windows-1254' };
+    return { text: (await loadIconv()).decode(buffer, 'win1254'), encoding: 'Windows-1254' };
   }
 }
 
@@ -137,27 +142,28 @@ export function detectDelimiter(text: string): (typeof DELIMITERS)[number] | und
 export async function readTableFile(filename: string, bytes: Uint8Array): Promise<Table> {
   const kind = tableFileKindOf(filename, bytes);
   if (kind === 'xlsx') return readXlsx(filename, bytes);
-  const { text, encoding } = decodeText(bytes);
+  const { text, encoding } = await decodeText(bytes);
   const detected = kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);
   return {
     kind,
     encoding,
     delimiter: detected?.name ?? 'none',
-    records: readDelimited(text, detected?.char),
+    records: detected ? readDelimited(text, detected.char, await loadPapa()) : readLines(text),
   };
 }
 
-function readDelimited(text: string, delimiter: string | undefined): TableRecord[] {
-  // No separator at all (a .txt of one number per line): a line is a record, quotes and all.
-  if (delimiter === undefined) {
-    const records: TableRecord[] = [];
-    const lines = text.split(/\r\n|\r|\n/);
-    for (let i = 0; i < lines.length; i++) {
-      const value = lines[i]!.trim();
-      if (value !== '') records.push({ line: i + 1, fields: [value.replace(/^"(.*)"$/, '$1')] });
-    }
-    return records;
+/** No separator at all (a .txt of one number per line): a line is a record, quotes and all. */
+function readLines(text: string): TableRecord[] {
+  const records: TableRecord[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const value = lines[i]!.trim();
+    if (value !== '') records.push({ line: i + 1, fields: [value.replace(/^"(.*)"$/, '$1')] });
   }
+  return records;
+}
+
+function readDelimited(text: string, delimiter: string, Papa: typeof import('papaparse')): TableRecord[] {
   // Papa Parse: RFC 4180 quotes, and a fast path (split on line ends) when the file has no quote at all.
   const parsed = Papa.parse<string[]>(text, { delimiter, skipEmptyLines: false });
   const unclosed = parsed.errors.find((e) => e.code === 'MissingQuotes');

@@ -60,4 +60,20 @@ describe('gateway health probe', () => {
     await probe();
     expect(await control.callCount('GetSenders')).toBe(1);
   });
+
+  it('warms up at start: a check while that probe runs takes its answer, without a second call', async () => {
+    const probe = gatewayProbe(clientOf(sim.url), { everyMs: 60_000 });
+    probe.warmUp();
+    expect(await probe()).toMatchObject({ ok: true });
+    expect(await control.callCount('GetSenders')).toBe(1);
+  });
+
+  it('does not take the warm-up, once ended, as fresh: a gateway that failed since start is reported at once', async () => {
+    const probe = gatewayProbe(clientOf(sim.url), { everyMs: 60_000 });
+    probe.warmUp();
+    // Called while the warm-up runs: its answer, so the warm-up has ended once this resolves.
+    expect(await probe()).toMatchObject({ ok: true });
+    await control.fault({ operation: 'GetSenders', kind: 'status', code: 401, echo: true });
+    expect(await probe()).toEqual({ ok: false, at: expect.any(Date), reason: 'rejected' });
+  });
 });

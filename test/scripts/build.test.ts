@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +123,31 @@ describe('the build `npm start` runs', () => {
   it('splits the local workspace and the simulator into files of their own', () => {
     expect(chunks.workspace).not.toBe('main.js');
     expect(chunks.simulator).not.toBe('main.js');
+  });
+
+  it('keeps the file readers (iconv-lite, Papa Parse) and undici beyond its Pool out of main.js, and every file ASCII', () => {
+    const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const main = Object.entries(meta.outputs).find(([o]) => o.endsWith('/main.js'))![1];
+    const inMain = Object.keys(main.inputs);
+    expect(inMain.filter((i) => /node_modules\/(iconv-lite|papaparse)\//.test(i))).toEqual([]);
+    // The gateway client's Pool without the rest of undici (fetch, WebSocket, caches, mocks).
+    expect(
+      inMain.filter((i) =>
+        /node_modules\/undici\/lib\/(mock\/|cache\/|web\/(websocket|eventsource|cache)\/|web\/fetch\/index\.js)/.test(
+          i,
+        ),
+      ),
+    ).toEqual([]);
+    expect(inMain.some((i) => i.includes('node_modules/undici/lib/dispatcher/pool.js'))).toBe(true);
+    // One non-ASCII character makes V8 hold a whole file's source as a two-byte string: twice the memory.
+    for (const file of readdirSync(dist).filter((f) => f.endsWith('.js'))) {
+      expect({ file, ascii: readFileSync(join(dist, file)).every((byte) => byte < 0x80) }).toEqual({
+        file,
+        ascii: true,
+      });
+    }
   });
 
   it('in HTTP mode with a real gateway loads neither the workspace, the simulator, pg, pino-pretty, the chart renderer, exceljs nor prom-client', async () => {

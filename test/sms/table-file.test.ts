@@ -37,11 +37,11 @@ describe('reading files of recipients as Turkish offices export them', () => {
   });
 
   it('decodes UTF-8 with and without a BOM, and takes a header-less .txt of one number per line', async () => {
-    expect(decodeText(utf8('\uFEFFTELEFON\n05321234567\n'))).toEqual({
+    expect(await decodeText(utf8('\uFEFFTELEFON\n05321234567\n'))).toEqual({
       text: 'TELEFON\n05321234567\n',
       encoding: 'UTF-8 with BOM',
     });
-    expect(decodeText(utf8('Şule')).encoding).toBe('UTF-8');
+    expect((await decodeText(utf8('Şule'))).encoding).toBe('UTF-8');
     const txt = await readTableFile(
       'numbers.TXT',
       utf8('05321234567\n\n+90 533 123 45 67\n5.32E+09\nhello\n'),

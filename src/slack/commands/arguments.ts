@@ -31,7 +31,7 @@ export function splitWords(text: string, count: number): { words: string[]; rest
   const words: string[] = [];
   let index = 0;
   while (words.length < count) {
-    const token = /\s*(?:"([^"]*)"|'([^']*)'|“([^”]*)”|(\S+))/y;
+    const token = /\s*(?:"([^"]*)"|'([^']*)'|\u201C([^\u201D]*)\u201D|(\S+))/y;
     token.lastIndex = index;
     const m = token.exec(text);
     if (!m) break;

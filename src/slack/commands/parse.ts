@@ -26,7 +26,7 @@ export function parseCommand(text: string): ParsedCommand {
 
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  const pattern = /"([^"]*)"|'([^']*)'|“([^”]*)”|(\S+)/g;
+  const pattern = /"([^"]*)"|'([^']*)'|\u201C([^\u201D]*)\u201D|(\S+)/g;
   for (const m of text.matchAll(pattern)) tokens.push(m[1] ?? m[2] ?? m[3] ?? m[4] ?? '');
   return tokens;
 }

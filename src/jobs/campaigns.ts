@@ -2,7 +2,7 @@ import type { Logger } from '../log.js';
 import { type ChunkRunDeps, type ChunkStep, runNextChunk } from '../sending/campaign.js';
 import type { SendDeps, SendPlan } from '../sending/send.js';
 import type { Campaign } from '../store/index.js';
-import { type JobObserver, JobLoop } from './loop.js';
+import { JobLoop, type JobObserver } from './loop.js';
 
 /** What the runner tells the Slack side: this campaign's card should show its latest state. */
 export interface CampaignReporter {

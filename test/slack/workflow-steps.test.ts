@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
@@ -161,6 +161,30 @@ describe('Workflow Builder steps', () => {
     await h.sms('workflows maybe', users.admin);
     await h.ephemeral(users.admin, /“maybe” is neither on nor off\. Usage: `\/sms workflows \[on\|off\]`/);
     expect((await h.store.appSettings.get('workflows'))?.value).toBe('on');
+  });
+
+  it('a redelivery while the first run’s gateway call is in flight leaves the step to that run: it completes, sent once', async () => {
+    await h.sms('workflows on', users.admin);
+    const before = await submits();
+    await h.control.fault({ operation: 'Submit', kind: 'trickle', delayMs: 1_500, times: 1 });
+    const delivered = await h.driver.functionExecuted({
+      callbackId: 'send_sms',
+      inputs: { recipients: TWO, message: 'Held reply', user: users.alice },
+    });
+    const key = `workflow:${delivered.execution.id}`;
+    await vi.waitFor(
+      async () => {
+        const row = (await h.store.outbox.recent(5)).find((r) => r.idempotencyKey === key);
+        expect(row?.state).toBe('pending');
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    // Slack redelivers the same execution (its ack was lost) while the gateway still holds the reply.
+    const again = await h.driver.redeliver(delivered, 1);
+    expect(again.status).toBe(200);
+    const ended = await delivered.ended(10_000);
+    expect(ended.state).toBe('completed');
+    expect(await submits()).toBe(before + 1);
   });
 
   it('stop again with /sms workflows off', async () => {

@@ -19,6 +19,13 @@ type StepEvent = StepArgs['event'];
 /** The step ends in error with a sentence its author can act on; refusals go to the audit log. */
 class StepRefusal extends Error {}
 
+/**
+ * A redelivery of a run whose own gateway call is still in flight: that run ends the step (with the MessageId, or
+ * its error). Ending it here in error would tell the author nothing went out while the SMS is on its way, and a
+ * completed step cannot be completed again, so the first run's success would be lost.
+ */
+class StepLeftToFirstRun extends Error {}
+
 function text(value: unknown): string {
   if (Array.isArray(value)) return value.map((v) => String(v)).join('\n');
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
@@ -134,6 +141,7 @@ async function sendStep(
   if (outcome.kind === 'duplicate' && outcome.row.messageId) {
     return { message_id: outcome.row.messageId, recipients: outcome.row.recipientCount };
   }
+  if (outcome.kind === 'duplicate' && outcome.row.state === 'pending') throw new StepLeftToFirstRun();
   throw new StepRefusal(stepErrors.outcome(outcome));
 }
 
@@ -158,6 +166,13 @@ function stepHandler(
     try {
       end = { outputs: await run(event, client) };
     } catch (error) {
+      if (error instanceof StepLeftToFirstRun) {
+        deps.logger.info(
+          { step: event.function.callback_id, execution: event.function_execution_id },
+          'workflow step delivered again while its send is in flight: left to the first run',
+        );
+        return;
+      }
       const refused = error instanceof StepRefusal;
       const message = refused ? error.message : stepErrors.failed(userMessageFor(error));
       if (!refused) {

@@ -55,6 +55,7 @@ export async function startScheduledCampaign(
   const claimed = await deps.store.outbox.claimScheduled(scheduled.outboxId, {
     from: scheduled.from,
     ...(scheduled.dueBy ? { dueBy: scheduled.dueBy } : {}),
+    ...(scheduled.unchangedSince ? { unchangedSince: scheduled.unchangedSince } : {}),
     at,
     owner: lease.owner,
     leaseUntil: new Date(at.getTime() + lease.ttlMs),

@@ -183,6 +183,7 @@ export function requestOfScheduled(row: OutboxRow, how: { dueBy?: Date; sendNow?
       outboxId: row.id,
       from: how.sendNow ? ['scheduled', 'held'] : ['scheduled'],
       ...(how.dueBy ? { dueBy: how.dueBy } : {}),
+      unchangedSince: row.updatedAt,
       keep: payload.schedule ? { schedule: payload.schedule } : {},
     },
   };

@@ -38,6 +38,8 @@ export interface SendRequest {
     from: readonly ('scheduled' | 'held')[];
     /** Only if it is due by then (the job); unset for Send now. */
     dueBy?: Date;
+    /** The row's `updatedAt` as read: an edit saved since then wins over this send (see ScheduledClaim). */
+    unchangedSince?: Date;
     /** Kept in the row's payload (what the card says about the schedule). */
     keep: { [key: string]: JsonValue };
   };
@@ -248,6 +250,7 @@ async function claimScheduled(
     ...claim,
     from: scheduled.from,
     ...(scheduled.dueBy ? { dueBy: scheduled.dueBy } : {}),
+    ...(scheduled.unchangedSince ? { unchangedSince: scheduled.unchangedSince } : {}),
   });
   if (claimed) return { row: claimed, created: true };
   const current = await deps.store.outbox.get(scheduled.outboxId);

@@ -42,6 +42,11 @@ export interface ScheduledClaim {
   from: readonly ('scheduled' | 'held')[];
   /** Only a send due by then (the job); unset: whenever it is due (Send now). */
   dueBy?: Date;
+  /**
+   * Only if the row is as it was read (its `updatedAt`): an edit saved between the read and the claim wins,
+   * and the send built from the old content is not made.
+   */
+  unchangedSince?: Date;
   at: Date;
   owner: string | null;
   leaseUntil: Date | null;

@@ -138,6 +138,38 @@ function scheduledContract(backend: Backend): void {
     expect(await store.outbox.claimScheduled(row.id, claim('A', { dueBy: at(100) }))).toBeUndefined();
   });
 
+  it('is not claimed with the content read before an edit saved meanwhile: the edit wins', async () => {
+    const row = (await store.outbox.createScheduled(intent('race', at(20)))).row;
+    // Send now read the row, then an edit landed before its claim.
+    expect(
+      await store.outbox.reschedule(row.id, {
+        sender: 'ACME',
+        recipients: ['905321111111'],
+        text: 'Edited text',
+        segments: 1,
+        encoding: 'GSM7',
+        estimatedCost: 0.05,
+        payload: { mode: 'same' },
+        dueAt: at(80),
+        at: at(5),
+      }),
+    ).toBe(true);
+    const stale = claim('A', {
+      from: ['scheduled', 'held'],
+      dueBy: undefined,
+      unchangedSince: row.updatedAt,
+    });
+    expect(await store.outbox.claimScheduled(row.id, stale)).toBeUndefined();
+    expect(await store.outbox.get(row.id)).toMatchObject({ state: 'scheduled', text: 'Edited text' });
+    // Read again, the edited row is claimed.
+    const fresh = (await store.outbox.get(row.id))!;
+    const claimed = await store.outbox.claimScheduled(
+      row.id,
+      claim('A', { from: ['scheduled', 'held'], dueBy: undefined, unchangedSince: fresh.updatedAt }),
+    );
+    expect(claimed?.state).toBe('pending');
+  });
+
   it('keeps nothing typed in the modal once a number is forgotten or the send is purged', async () => {
     const typed = {
       schedule: { timeZone: 'Europe/Istanbul', input: { csvText: 'number\n0532 123 45 67', text: 'Hi' } },

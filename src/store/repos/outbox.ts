@@ -210,6 +210,7 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
           .where('id', '=', id)
           .where('state', 'in', [...claim.from]);
         if (claim.dueBy) query = query.where('due_at', '<=', toMillis(claim.dueBy));
+        if (claim.unchangedSince) query = query.where('updated_at', '=', toMillis(claim.unchangedSince));
         const claimed = await query.returningAll().executeTakeFirst();
         if (claimed) return toRow(claimed);
         if (attempt === 0) return undefined;

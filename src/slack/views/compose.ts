@@ -1,10 +1,16 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { View } from '@slack/types';
+import type { ModalView, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { SendRequest } from '../../sending/send.js';
 import type { RejectedRow } from '../../sms/file-recipients.js';
 import { readTableFile, TableFileError } from '../../sms/table-file.js';
-import { buildDraft, type ComposeInput, type Draft, type DraftContext } from '../compose/draft.js';
+import {
+  buildDraft,
+  type ComposeInput,
+  type Draft,
+  type DraftContext,
+  type FileReport,
+} from '../compose/draft.js';
 import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
 import {
   blockIdOf,
@@ -95,13 +101,7 @@ async function send(
         );
     });
   } catch (error) {
-    deps.logger.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'send failed before the gateway',
-    );
-    await client.views
-      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
-      .catch(() => undefined);
+    await showFailure(deps, client, viewId, error, 'send failed before the gateway');
   }
 }
 
@@ -117,13 +117,7 @@ async function sendOrSchedule(
   try {
     await saveSchedule(deps, client, userId, stored, viewId);
   } catch (error) {
-    deps.logger.warn(
-      { err: error instanceof Error ? error.message : String(error) },
-      'scheduled send not saved',
-    );
-    await client.views
-      .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
-      .catch(() => undefined);
+    await showFailure(deps, client, viewId, error, 'scheduled send not saved');
   }
 }
 
@@ -159,6 +153,49 @@ function storedScheduleOf(
 async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
   if (!name) return undefined;
   return (await deps.store.recipientLists.get(name))?.members;
+}
+
+/**
+ * Keeps a draft for its confirmation (keyed by the compose view, never in private_metadata) and builds the
+ * confirmation that names it: the time when it is scheduled, what a file gave, the campaign's pace.
+ */
+async function keepForConfirmation(
+  deps: SlackDeps,
+  userId: string,
+  stored: StoredDraft,
+  file?: { report: FileReport | undefined; externalId: string },
+): Promise<ModalView> {
+  const draftKey = `draft:${stored.rootViewId}`;
+  await deps.store.drafts.put(
+    draftKey,
+    userId,
+    stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
+    new Date(deps.now().getTime() + DRAFT_TTL_MS),
+  );
+  const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
+  return confirmView(
+    stored.draft,
+    draftKey,
+    deps.settings.simulated,
+    schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
+    file?.report,
+    file?.externalId,
+    campaignPace(deps),
+  );
+}
+
+/** Logs what stopped the work after the ack, and tells the user in the modal. */
+async function showFailure(
+  deps: SlackDeps,
+  client: WebClient,
+  viewId: string,
+  error: unknown,
+  what: string,
+): Promise<void> {
+  deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, what);
+  await client.views
+    .update({ view_id: viewId, view: sendNoticeView(userMessageFor(error)) })
+    .catch(() => undefined);
 }
 
 function draftContext(deps: SlackDeps): DraftContext {
@@ -210,25 +247,7 @@ async function reviewUpload(
       filename: file.name,
       ...when,
     };
-    const draftKey = `draft:${view.id}`;
-    await deps.store.drafts.put(
-      draftKey,
-      userId,
-      stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
-      new Date(deps.now().getTime() + DRAFT_TTL_MS),
-    );
-    const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
-    await show(
-      confirmView(
-        result.draft,
-        draftKey,
-        deps.settings.simulated,
-        schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
-        result.fileReport,
-        externalId,
-        campaignPace(deps),
-      ),
-    );
+    await show(await keepForConfirmation(deps, userId, stored, { report: result.fileReport, externalId }));
   } catch (error) {
     if (error instanceof TableFileError || error instanceof FileDownloadError) {
       await show(fileProblemView([error.message]));
@@ -257,11 +276,11 @@ export function composeSubmissionHandler(deps: SlackDeps) {
     const input = readComposeInput(view);
     const when = readScheduleChoice(view, metadata.tz, deps.now());
     const file = uploadedFileOf(view);
-    if (file && when.kind === 'invalid') {
-      await ack({ response_action: 'errors', errors: when.errors });
-      return;
-    }
-    if (file && when.kind !== 'invalid') {
+    if (file) {
+      if (when.kind === 'invalid') {
+        await ack({ response_action: 'errors', errors: when.errors });
+        return;
+      }
       // Downloading and reading a file of 100,000 rows can take longer than Slack's 3 seconds: a view saying
       // so is pushed at once and replaced by the confirmation, or by what is wrong.
       const externalId = `compose-file:${view.id}:${deps.now().getTime()}`;
@@ -303,26 +322,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       ...storedScheduleOf(deps, when, metadata, input),
     };
     if (needsConfirmation(deps, result.draft)) {
-      const draftKey = `draft:${view.id}`;
-      await deps.store.drafts.put(
-        draftKey,
-        userId,
-        stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
-        new Date(deps.now().getTime() + DRAFT_TTL_MS),
-      );
-      const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
-      await ack({
-        response_action: 'push',
-        view: confirmView(
-          result.draft,
-          draftKey,
-          deps.settings.simulated,
-          schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
-          undefined,
-          undefined,
-          campaignPace(deps),
-        ),
-      });
+      await ack({ response_action: 'push', view: await keepForConfirmation(deps, userId, stored) });
       return;
     }
     await ack({ response_action: 'update', view: waitingView(deps, stored) });

@@ -68,6 +68,21 @@ export function context(...texts: string[]): KnownBlock {
   };
 }
 
+/**
+ * A button's confirmation dialog. Slack documents plain_text only for its text (the local workspace refuses
+ * mrkdwn there too); `danger` makes the confirm button red.
+ */
+export function confirmDialog(title: string, text: string, confirm: string, deny: string, danger = false) {
+  const plain = (t: string) => ({ type: 'plain_text' as const, text: t });
+  return {
+    title: plain(title),
+    text: plain(text),
+    confirm: plain(confirm),
+    deny: plain(deny),
+    ...(danger ? { style: 'danger' as const } : {}),
+  };
+}
+
 export function divider(): KnownBlock {
   return { type: 'divider' };
 }

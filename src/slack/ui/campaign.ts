@@ -1,7 +1,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { CampaignProgress } from '../../sending/campaign.js';
 import type { Campaign } from '../../store/index.js';
-import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { confirmDialog, context, fields, header, section, simulatedNotice } from './blocks.js';
 import { messageView } from './compose.js';
 import {
   escapeMrkdwn,
@@ -125,16 +125,12 @@ export function campaignCard(
       style: 'primary',
       text: { type: 'plain_text', text: 'Send the rest' },
       value: String(c.id),
-      confirm: {
-        title: { type: 'plain_text', text: 'Send the rest?' },
-        // Slack documents plain_text only for a confirm dialog's text.
-        text: {
-          type: 'plain_text',
-          text: `Up to ${formatCount(p.notSent)} recipients not sent yet get the message now, in the chunks that were never submitted or were refused. Chunks that were sent, or may have been, are not sent again.`,
-        },
-        confirm: { type: 'plain_text', text: 'Send the rest' },
-        deny: { type: 'plain_text', text: 'Not now' },
-      },
+      confirm: confirmDialog(
+        'Send the rest?',
+        `Up to ${formatCount(p.notSent)} recipients not sent yet get the message now, in the chunks that were never submitted or were refused. Chunks that were sent, or may have been, are not sent again.`,
+        'Send the rest',
+        'Not now',
+      ),
     });
   }
   if (open) {
@@ -144,16 +140,13 @@ export function campaignCard(
       style: 'danger',
       text: { type: 'plain_text', text: 'Cancel' },
       value: String(c.id),
-      confirm: {
-        title: { type: 'plain_text', text: 'Cancel this campaign?' },
-        text: {
-          type: 'plain_text',
-          text: 'No further chunk is sent, and messages not yet delivered are cancelled at the gateway and refunded. Delivered messages cannot be taken back.',
-        },
-        confirm: { type: 'plain_text', text: 'Cancel campaign' },
-        deny: { type: 'plain_text', text: 'Keep sending' },
-        style: 'danger',
-      },
+      confirm: confirmDialog(
+        'Cancel this campaign?',
+        'No further chunk is sent, and messages not yet delivered are cancelled at the gateway and refunded. Delivered messages cannot be taken back.',
+        'Cancel campaign',
+        'Keep sending',
+        true,
+      ),
     });
   }
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'campaign_actions', elements: buttons });

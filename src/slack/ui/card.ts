@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import { wentAsCampaign } from '../../sending/scheduled-campaign.js';
 import { optedOutAtSending } from '../../sending/send.js';
 import type { OutboxRow } from '../../store/index.js';
-import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { confirmDialog, context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
 import { scheduledCampaignCard, scheduledCard, scheduledContext } from './scheduled.js';
 import { leftOutText } from './send-checks.js';
@@ -139,17 +139,13 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
                 style: 'danger' as const,
                 text: { type: 'plain_text' as const, text: 'Cancel' },
                 value: String(row.id),
-                confirm: {
-                  title: { type: 'plain_text' as const, text: 'Cancel this batch?' },
-                  // Slack documents plain_text only for a confirm dialog's text.
-                  text: {
-                    type: 'plain_text' as const,
-                    text: `Messages of batch ${row.messageId} not yet delivered will not be sent, and their cost is refunded. Delivered messages cannot be taken back.`,
-                  },
-                  confirm: { type: 'plain_text' as const, text: 'Cancel batch' },
-                  deny: { type: 'plain_text' as const, text: 'Keep sending' },
-                  style: 'danger' as const,
-                },
+                confirm: confirmDialog(
+                  'Cancel this batch?',
+                  `Messages of batch ${row.messageId} not yet delivered will not be sent, and their cost is refunded. Delivered messages cannot be taken back.`,
+                  'Cancel batch',
+                  'Keep sending',
+                  true,
+                ),
               },
             ]
           : []),

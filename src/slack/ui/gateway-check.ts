@@ -1,7 +1,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { MessageReport } from '../../gateway/index.js';
 import type { OutboxRow } from '../../store/index.js';
-import { context, section, simulatedNotice } from './blocks.js';
+import { confirmDialog, context, section, simulatedNotice } from './blocks.js';
 import { sendReference } from './card.js';
 import { escapeMrkdwn, formatCount, formatTime, plural, truncate } from './format.js';
 
@@ -84,16 +84,12 @@ export function gatewayCheckMessage(
             style: 'primary',
             text: { type: 'plain_text', text: `It is batch ${report.id}` },
             value: confirmValue(row, report),
-            confirm: {
-              title: { type: 'plain_text', text: 'Record this batch?' },
-              // Slack documents plain_text only for a confirm dialog's text.
-              text: {
-                type: 'plain_text',
-                text: `Send ${ref} becomes batch ${report.id} and is tracked from now on. Nothing is sent.`,
-              },
-              confirm: { type: 'plain_text', text: 'Record it' },
-              deny: { type: 'plain_text', text: 'Not yet' },
-            },
+            confirm: confirmDialog(
+              'Record this batch?',
+              `Send ${ref} becomes batch ${report.id} and is tracked from now on. Nothing is sent.`,
+              'Record it',
+              'Not yet',
+            ),
           },
         ],
       });
@@ -119,17 +115,13 @@ export function gatewayCheckMessage(
             style: 'danger',
             text: { type: 'plain_text', text: 'Mark not sent' },
             value: String(row.id),
-            confirm: {
-              title: { type: 'plain_text', text: 'Mark as not sent?' },
-              // Slack documents plain_text only for a confirm dialog's text.
-              text: {
-                type: 'plain_text',
-                text: `The gateway is asked once more; if it still has no matching batch, send ${ref} is recorded as not sent. Nothing is sent.`,
-              },
-              confirm: { type: 'plain_text', text: 'Mark not sent' },
-              deny: { type: 'plain_text', text: 'Keep it unknown' },
-              style: 'danger',
-            },
+            confirm: confirmDialog(
+              'Mark as not sent?',
+              `The gateway is asked once more; if it still has no matching batch, send ${ref} is recorded as not sent. Nothing is sent.`,
+              'Mark not sent',
+              'Keep it unknown',
+              true,
+            ),
           },
         ],
       });

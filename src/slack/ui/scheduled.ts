@@ -3,7 +3,7 @@ import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { format } from 'date-fns';
 import type { ScheduleInfo } from '../../sending/scheduled.js';
 import type { OutboxRow } from '../../store/index.js';
-import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { confirmDialog, context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, plural, truncate } from './format.js';
 
 /** Block and action ids of the "when" part of the compose modal. */
@@ -85,16 +85,6 @@ export function scheduleProblemText(
 /** Said in the confirmation and the modal: when it goes, and that it is checked again then. */
 export function scheduledLine(dueAt: Date, timeZone: string): string {
   return `:alarm_clock: *Scheduled for ${formatScheduled(dueAt, timeZone)}*`;
-}
-
-function confirmDialog(title: string, text: string, confirm: string, deny: string, danger = false) {
-  return {
-    title: plain(title),
-    text: plain(text),
-    confirm: plain(confirm),
-    deny: plain(deny),
-    ...(danger ? { style: 'danger' as const } : {}),
-  };
 }
 
 function buttons(row: OutboxRow, withEdit: boolean): KnownBlock {

@@ -1,3 +1,4 @@
+import type { UnavailableReason } from './errors.js';
 /** What the rest of smsops sees of the gateway: camelCase, Dates, exact integers. */
 
 export type DataCoding = 'Default' | 'TurkishSingleShift' | 'UCS2';
@@ -128,17 +129,7 @@ export interface Gateway {
 export type GatewayCallOutcome = 'ok' | 'rejected' | 'error';
 
 /** What went wrong in one exchange: the gateway's refusal, or why it could not be reached or read. */
-export type GatewayErrorKind =
-  | 'rejected'
-  | 'refused'
-  | 'dns'
-  | 'connect-timeout'
-  | 'timeout'
-  | 'aborted'
-  | 'network'
-  | 'http-status'
-  | 'not-json'
-  | 'malformed';
+export type GatewayErrorKind = 'rejected' | UnavailableReason;
 
 /**
  * Told of every HTTP exchange with the gateway (each attempt, retries included), so the composition can

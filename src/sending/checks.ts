@@ -1,3 +1,4 @@
+import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import { analyzeText, encodingOf, type UnsendableCharacter, unsendableCharacters } from '../sms/index.js';
 import type { OutboxRow, Store } from '../store/index.js';
@@ -82,8 +83,8 @@ export async function checkAtSending(
     policy: SendPolicy;
     store: Pick<Store, 'optOuts'>;
     logger: Logger;
-    /** The usable balance now; asked only when the request says checkBalance. */
-    usableBalance?: () => Promise<number>;
+    /** Asked for the usable balance only when the request says checkBalance. */
+    gateway?: Pick<Gateway, 'getBalance'>;
   },
   request: SendRequest,
 ): Promise<SendCheck> {
@@ -133,14 +134,14 @@ export async function checkAtSending(
  * the gateway refuses a send it cannot pay for, and that refusal is shown.
  */
 async function withBalance(
-  deps: { usableBalance?: () => Promise<number>; logger: Logger },
+  deps: { gateway?: Pick<Gateway, 'getBalance'>; logger: Logger },
   check: SendCheck,
 ): Promise<SendCheck> {
   const { request } = check;
-  if (!request.checkBalance || !deps.usableBalance) return check;
+  if (!request.checkBalance || !deps.gateway) return check;
   let usable: number;
   try {
-    usable = await deps.usableBalance();
+    usable = (await deps.gateway.getBalance()).usable;
   } catch (error) {
     deps.logger.warn(
       { key: request.idempotencyKey, err: error instanceof Error ? error.message : String(error) },

@@ -43,10 +43,7 @@ export async function startScheduledCampaign(
 ): Promise<ScheduledCampaignOutcome> {
   const scheduled = requested.scheduled;
   if (!scheduled) throw new Error('startScheduledCampaign takes a scheduled send');
-  const check = await checkAtSending(
-    { ...deps, usableBalance: async () => (await deps.gateway.getBalance()).usable },
-    requested,
-  );
+  const check = await checkAtSending(deps, requested);
   const { request } = check;
   const { plan } = request;
   const lease = deps.sendLease ?? defaultSendLease();

@@ -1,7 +1,7 @@
 import type { DataCoding } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { JsonValue, OutboxRow, Store } from '../store/index.js';
-import { outboxPayloadOf, type SendPlan, type SendRequest } from './send.js';
+import { outboxContentOf, outboxPayloadOf, type SendPlan, type SendRequest } from './send.js';
 
 /** A scheduled send is at least this far ahead when it is saved… */
 export const SCHEDULE_MIN_AHEAD_MS = 2 * 60_000;
@@ -68,12 +68,7 @@ export async function scheduleSend(
     idempotencyKey: request.idempotencyKey,
     slackUser: request.slackUser,
     channel: request.channel,
-    sender: plan.sender,
-    recipients: [...plan.recipients],
-    text: plan.text,
-    segments: plan.totalSegments,
-    encoding: plan.encoding,
-    estimatedCost: plan.estimatedCost,
+    ...outboxContentOf(plan),
     payload: schedulePayload(request, schedule),
     at,
     dueAt,
@@ -109,12 +104,7 @@ export async function rescheduleSend(
   const { plan } = request;
   const at = deps.now();
   const changed = await deps.store.outbox.reschedule(outboxId, {
-    sender: plan.sender,
-    recipients: [...plan.recipients],
-    text: plan.text,
-    segments: plan.totalSegments,
-    encoding: plan.encoding,
-    estimatedCost: plan.estimatedCost,
+    ...outboxContentOf(plan),
     payload: schedulePayload(request, schedule),
     dueAt,
     at,

@@ -56,6 +56,18 @@ export type SendOutcome =
   | { kind: 'duplicate'; row: OutboxRow }
   | { kind: 'refused'; row: OutboxRow; refusal: SendRefusal };
 
+/** What an outbox row records of a plan, the same for a send made now and one saved for later. */
+export function outboxContentOf(plan: SendPlan) {
+  return {
+    sender: plan.sender,
+    recipients: [...plan.recipients],
+    text: plan.text,
+    segments: plan.totalSegments,
+    encoding: plan.encoding,
+    estimatedCost: plan.estimatedCost,
+  };
+}
+
 /** Numbers the send left out because they opted out after the compose (recorded on the row at sending). */
 export function optedOutAtSending(row: OutboxRow): string[] {
   const payload = row.payload as { optedOutAtSending?: unknown } | null;
@@ -115,10 +127,7 @@ export async function executeSend(deps: SendDeps, requested: SendRequest): Promi
 async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
   // Before the row, so that it records what is really sent (opted-out numbers left out); a refusal is
   // recorded on the row below, so that a repeated confirm still finds the first one.
-  const check = await checkAtSending(
-    { ...deps, usableBalance: async () => (await deps.gateway.getBalance()).usable },
-    requested,
-  );
+  const check = await checkAtSending(deps, requested);
   const { request } = check;
   const { plan } = request;
   const lease = deps.sendLease ?? defaultSendLease();
@@ -140,12 +149,7 @@ async function sendOnce(deps: SendDeps, requested: SendRequest): Promise<SendOut
         idempotencyKey: request.idempotencyKey,
         slackUser: request.slackUser,
         channel: request.channel,
-        sender: plan.sender,
-        recipients: [...plan.recipients],
-        text: plan.text,
-        segments: plan.totalSegments,
-        encoding: plan.encoding,
-        estimatedCost: plan.estimatedCost,
+        ...outboxContentOf(plan),
         payload,
         at: createdAt,
         owner: lease.owner,

@@ -4,7 +4,7 @@ import type { OutboxRow } from '../store/index.js';
 import type { CardUpdater } from './card-updates.js';
 import type { SlackDeps } from './deps.js';
 import { withRetryAfter } from './retry-after.js';
-import { cardMovedText, deliveryCard } from './ui/card.js';
+import { type CardOptions, cardMovedText, deliveryCard } from './ui/card.js';
 
 function slackError(error: unknown): string | undefined {
   return (error as { data?: { error?: string } }).data?.error;
@@ -49,6 +49,17 @@ export async function postCardWhereSent(
   }
 }
 
+/** What a delivery card is drawn with, from the settings. */
+function cardOptionsOf(deps: SlackDeps): CardOptions {
+  return {
+    reportTimeZone: deps.settings.reportTimeZone,
+    simulated: deps.settings.simulated,
+    graceMinutes: deps.settings.scheduleGraceMinutes,
+    chunkSize: deps.settings.sending.submitChunkSize,
+    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
+  };
+}
+
 /** Posts the delivery card of a send where it was made (see postCardWhereSent). */
 export async function postCard(
   deps: SlackDeps,
@@ -56,13 +67,7 @@ export async function postCard(
   row: OutboxRow,
   threadTs?: string,
 ): Promise<void> {
-  const card = deliveryCard(row, {
-    reportTimeZone: deps.settings.reportTimeZone,
-    simulated: deps.settings.simulated,
-    graceMinutes: deps.settings.scheduleGraceMinutes,
-    chunkSize: deps.settings.sending.submitChunkSize,
-    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
-  });
+  const card = deliveryCard(row, cardOptionsOf(deps));
   const result = await postCardWhereSent(
     client,
     { channel: row.channel ?? row.slackUser, threadTs, slackUser: row.slackUser },
@@ -73,13 +78,7 @@ export async function postCard(
 
 export async function updateCard(deps: SlackDeps, client: WebClient, row: OutboxRow): Promise<void> {
   if (!row.channel || !row.messageTs) return;
-  const card = deliveryCard(row, {
-    reportTimeZone: deps.settings.reportTimeZone,
-    simulated: deps.settings.simulated,
-    graceMinutes: deps.settings.scheduleGraceMinutes,
-    chunkSize: deps.settings.sending.submitChunkSize,
-    chunkIntervalMs: deps.settings.sending.chunkIntervalMs,
-  });
+  const card = deliveryCard(row, cardOptionsOf(deps));
   await client.chat.update({ channel: row.channel, ts: row.messageTs, ...card });
 }
 

@@ -5,7 +5,7 @@ import type { OutboxRow } from '../../store/index.js';
 import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, mayCancel, roleOf } from '../permissions.js';
+import { denialText, mayCancel, type Need, roleOf, satisfies } from '../permissions.js';
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -23,6 +23,14 @@ export async function tellUser(
   }
 }
 
+/** Whether the clicking user has the role `need` asks; if not, they are told privately why (one role look-up). */
+export async function allowedOrTold(deps: SlackDeps, args: ActionArgs, need: Need): Promise<boolean> {
+  const role = await roleOf(deps, args.body.user.id);
+  if (satisfies(role, need)) return true;
+  await tellUser(args, denialText(need, role));
+  return false;
+}
+
 export function actionValue(args: ActionArgs): string {
   return (args.action as { value?: string }).value ?? '';
 }
@@ -31,7 +39,7 @@ export function actionValue(args: ActionArgs): string {
 async function cancelBatch(deps: SlackDeps, args: ActionArgs, messageId: number, row: OutboxRow | undefined) {
   const userId = args.body.user.id;
   const role = await roleOf(deps, userId);
-  if (!(await allowed(deps, userId, 'sender'))) {
+  if (!satisfies(role, 'sender')) {
     await tellUser(args, denialText('sender', role));
     return;
   }
@@ -99,11 +107,7 @@ export function cancelConfirmHandler(deps: SlackDeps) {
 export function cardRefreshHandler(deps: SlackDeps) {
   return async function handleCardRefresh(args: ActionArgs): Promise<void> {
     await args.ack();
-    const userId = args.body.user.id;
-    if (!(await allowed(deps, userId, 'viewer'))) {
-      await tellUser(args, denialText('viewer', await roleOf(deps, userId)));
-      return;
-    }
+    if (!(await allowedOrTold(deps, args, 'viewer'))) return;
     const id = Number(actionValue(args));
     if (!Number.isSafeInteger(id)) return;
     deps.nudgeTracker(id);

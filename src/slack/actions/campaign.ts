@@ -3,10 +3,10 @@ import type { Campaign } from '../../store/index.js';
 import { updateCampaignCard } from '../campaign-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
-import { allowed, denialText, mayCancel, roleOf } from '../permissions.js';
+import { denialText, mayCancel, roleOf, satisfies } from '../permissions.js';
 import { campaignReference } from '../ui/campaign.js';
 import { formatCount } from '../ui/format.js';
-import { type ActionArgs, actionValue, tellUser } from './batch.js';
+import { type ActionArgs, actionValue, allowedOrTold, tellUser } from './batch.js';
 
 /** At most this many chunks are polled at once on Refresh; the tracker's own rounds reach the rest. */
 const REFRESH_POLLS = 10;
@@ -23,7 +23,7 @@ async function campaignOf(deps: SlackDeps, args: ActionArgs): Promise<Campaign |
 async function mayAct(deps: SlackDeps, args: ActionArgs, campaign: Campaign, what: string): Promise<boolean> {
   const userId = args.body.user.id;
   const role = await roleOf(deps, userId);
-  if (!(await allowed(deps, userId, 'sender'))) {
+  if (!satisfies(role, 'sender')) {
     await tellUser(args, denialText('sender', role));
     return false;
   }
@@ -113,11 +113,7 @@ export function campaignSendRestHandler(deps: SlackDeps) {
 export function campaignRefreshHandler(deps: SlackDeps) {
   return async function handleCampaignRefresh(args: ActionArgs): Promise<void> {
     await args.ack();
-    const userId = args.body.user.id;
-    if (!(await allowed(deps, userId, 'viewer'))) {
-      await tellUser(args, denialText('viewer', await roleOf(deps, userId)));
-      return;
-    }
+    if (!(await allowedOrTold(deps, args, 'viewer'))) return;
     const id = Number(actionValue(args));
     if (!Number.isSafeInteger(id)) return;
     // The chunks still being delivered are asked about now (a few, oldest first: each is one QueryMulti);

@@ -10,12 +10,12 @@ export interface CsvRow {
 }
 
 /**
- * A row of a table read from a file: its cells by position (`columns[i]` names `fields[i]`). No object per row
+ * A row of a table read from a file or pasted: its cells by position (`columns[i]` names `fields[i]`, the
+ * number is `fields[numberIndex]`). The record the reader made, not a copy: no second object per row, and none
  * keyed by name, which for 100,000 rows is most of the memory and the garbage.
  */
 export interface TableRow {
   line: number;
-  number: string;
   fields: readonly string[];
 }
 
@@ -61,6 +61,8 @@ const LOOKS_LIKE_NUMBER = /^\+?[\d\s\-().]{7,}$/;
 export interface ParsedCsvTable {
   columns: string[];
   numberColumn: string;
+  /** Where the number is in each row's fields. */
+  numberIndex: number;
   rows: TableRow[];
   errors: CsvError[];
 }
@@ -78,7 +80,8 @@ export function parseCsv(text: string): ParsedCsv {
   // Object.prototype member needs a prototype-less object instead.
   const plain = !columns.some((c) => c in Object.prototype);
   const width = columns.length;
-  const rows: CsvRow[] = table.rows.map(({ line, number, fields }) => {
+  const rows: CsvRow[] = table.rows.map(({ line, fields }) => {
+    const number = fields[table.numberIndex] ?? '';
     const values: Record<string, string> = plain ? {} : Object.create(null);
     for (let i = 0; i < width; i++) {
       const column = columns[i]!;
@@ -103,6 +106,7 @@ export function parseCsvTable(text: string): ParsedCsvTable {
     return {
       columns: [],
       numberColumn: '',
+      numberIndex: 0,
       rows: [],
       errors: [{ line: 1, reason: 'no header row: the CSV is empty' }],
     };
@@ -114,7 +118,7 @@ export function parseCsvTable(text: string): ParsedCsvTable {
   );
   const numberColumn = columns[numberIndex] ?? '';
   errors.push(...headerErrors(header, columns, numberIndex));
-  if (errors.length > 0) return { columns, numberColumn, rows: [], errors };
+  if (errors.length > 0) return { columns, numberColumn, numberIndex, rows: [], errors };
 
   const rows: TableRow[] = [];
   const width = columns.length;
@@ -124,9 +128,9 @@ export function parseCsvTable(text: string): ParsedCsvTable {
       errors.push({ line: record.line, reason });
       continue;
     }
-    rows.push({ line: record.line, number: record.fields[numberIndex] ?? '', fields: record.fields });
+    rows.push(record);
   }
-  return { columns, numberColumn, rows, errors };
+  return { columns, numberColumn, numberIndex, rows, errors };
 }
 
 function headerErrors(header: RawRecord, columns: readonly string[], numberIndex: number): CsvError[] {

@@ -157,19 +157,28 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
 export interface FileTable {
   columns: string[];
   numberColumn: string;
-  rows: TableRow[];
+  /** Where the number is in each row's fields. */
+  numberIndex: number;
+  rows: readonly TableRow[];
   errors: CsvError[];
 }
 
 export function personalisedTable(table: Table, country: CountryCode): FileTable {
   const header = table.records[0];
   if (!header) {
-    return { columns: [], numberColumn: '', rows: [], errors: [{ line: 1, reason: 'the file has no rows' }] };
+    return {
+      columns: [],
+      numberColumn: '',
+      numberIndex: 0,
+      rows: [],
+      errors: [{ line: 1, reason: 'the file has no rows' }],
+    };
   }
   if (header.fields.some((f) => looksLikeNumber(f, country))) {
     return {
       columns: [],
       numberColumn: '',
+      numberIndex: 0,
       rows: [],
       errors: [
         {
@@ -189,6 +198,7 @@ export function personalisedTable(table: Table, country: CountryCode): FileTable
       return {
         columns,
         numberColumn: '',
+        numberIndex: 0,
         rows: [],
         errors: [{ line: header.line, reason: `the column “${column}” appears twice in the first row` }],
       };
@@ -199,10 +209,6 @@ export function personalisedTable(table: Table, country: CountryCode): FileTable
   let index = phoneColumnByName(columns);
   if (index < 0) index = phoneColumnByContent(records, country);
   const numberColumn = columns[index] ?? '';
-  const rows: TableRow[] = new Array(records.length);
-  for (let r = 0; r < records.length; r++) {
-    const record = records[r]!;
-    rows[r] = { line: record.line, number: record.fields[index] ?? '', fields: record.fields };
-  }
-  return { columns, numberColumn, rows, errors: [] };
+  // The file's records themselves, the number found by index: no copy of 100,000 rows.
+  return { columns, numberColumn, numberIndex: Math.max(0, index), rows: records, errors: [] };
 }

@@ -1,4 +1,5 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
+import { countPiece } from './encoding.js';
 import { readPhoneCell } from './file-recipients.js';
 import { foldCase } from './fold.js';
 import type { CountryCode } from './numbers.js';
@@ -17,6 +18,13 @@ export interface RenderedEnvelopes {
   errors: CsvError[];
   /** Placeholders with no such column, in template order. */
   missingColumns: string[];
+  /**
+   * Each envelope's septets, by its line: GSM-7 and Turkish single shift (-1 where the table cannot carry it),
+   * summed over the template's text and the row's values, so that segments are counted without a pass over
+   * every message (segmentsOfCounted). `unsure` marks lines where a value on its own has a character no SMS
+   * carries (or half of one): the whole message must be checked with unsendableCharacters.
+   */
+  septets: { gsm7: Int32Array; turkish: Int32Array; unsure: Uint8Array };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -37,7 +45,7 @@ export function templatePlaceholders(template: string): string[] {
  */
 export function renderEnvelopes(
   template: string,
-  csv: Pick<ParsedCsv, 'columns'> & { rows: readonly (CsvRow | TableRow)[] },
+  csv: Pick<ParsedCsv, 'columns'> & { rows: readonly (CsvRow | TableRow)[]; numberIndex?: number },
   defaultCountry: CountryCode,
 ): RenderedEnvelopes {
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
@@ -55,8 +63,30 @@ export function renderEnvelopes(
   const usedIndex = used.map((c) => indexOf.get(c) ?? -1);
   const partIndex = parts.map((p, i) => (i % 2 === 1 ? (indexOf.get(p) ?? -1) : -1));
   const blankTemplate = parts.join('').trim() === '';
+  const piece = new Int32Array(3);
+  let literalGsm = 0;
+  let literalTurkish = 0;
+  for (let i = 0; i < parts.length; i += 2) {
+    countPiece(parts[i] as string, piece);
+    literalGsm = literalGsm < 0 || piece[0]! < 0 ? -1 : literalGsm + piece[0]!;
+    literalTurkish = literalTurkish < 0 || piece[1]! < 0 ? -1 : literalTurkish + piece[1]!;
+  }
+  let lastLine = 0;
+  for (const row of csv.rows) if (row.line > lastLine) lastLine = row.line;
+  const septets = {
+    gsm7: new Int32Array(lastLine + 1),
+    turkish: new Int32Array(lastLine + 1),
+    unsure: new Uint8Array(lastLine + 1),
+  };
+  // The message is joined from this array (one flat string) rather than concatenated (a rope of cons strings
+  // that the first reader of the message flattens into a copy).
+  const pieces = parts.slice();
+  const numberIndex = csv.numberIndex ?? 0;
   for (const row of csv.rows) {
-    const to = numberOf(row.number, defaultCountry);
+    // Cells by position (a table's rows) or by name (parseCsv's), read without a closure per row.
+    const fields = 'fields' in row ? row.fields : undefined;
+    const values = fields === undefined ? (row as CsvRow).values : undefined;
+    const to = numberOf((fields ? fields[numberIndex] : (row as CsvRow).number) ?? '', defaultCountry);
     if (!to.ok) {
       errors.push({ line: row.line, reason: to.reason });
       continue;
@@ -67,9 +97,6 @@ export function renderEnvelopes(
       continue;
     }
     firstLineOf.set(to.msisdn, row.line);
-    // Cells by position (a file's rows) or by name (a pasted table's), read without a closure per row.
-    const fields = 'fields' in row ? row.fields : undefined;
-    const values = fields === undefined ? (row as CsvRow).values : undefined;
     let empty: string | undefined;
     for (let u = 0; u < used.length; u++) {
       const value = (fields ? fields[usedIndex[u]!] : values![used[u]!]) ?? '';
@@ -82,19 +109,29 @@ export function renderEnvelopes(
       errors.push({ line: row.line, reason: `column "${empty}" is empty` });
       continue;
     }
-    let message = parts[0] as string;
+    let gsm = literalGsm;
+    let turkish = literalTurkish;
+    let unsure = 0;
     for (let i = 1; i < parts.length; i += 2) {
       const value = (fields ? fields[partIndex[i]!] : values![parts[i] as string]) ?? '';
-      message += value + (parts[i + 1] as string);
+      pieces[i] = value;
+      countPiece(value, piece);
+      gsm = gsm < 0 || piece[0]! < 0 ? -1 : gsm + piece[0]!;
+      turkish = turkish < 0 || piece[1]! < 0 ? -1 : turkish + piece[1]!;
+      if (piece[2] === 0) unsure = 1;
     }
+    const message = pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
     // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
     if (used.length === 0 && blankTemplate) {
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }
     envelopes.push({ to: to.msisdn, message, line: row.line });
+    septets.gsm7[row.line] = gsm;
+    septets.turkish[row.line] = turkish;
+    septets.unsure[row.line] = unsure;
   }
-  return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns };
+  return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns, septets };
 }
 
 /** [literal, column, literal, column, …, literal]; a placeholder with no column stays as written. */

@@ -24,7 +24,8 @@ describe('renderEnvelopes', () => {
   );
 
   it('fills each row into the template and addresses it in gateway form', () => {
-    expect(renderEnvelopes('Merhaba {{name}}, kodunuz {{ code }}.', csv, 'TR')).toEqual({
+    const rendered = renderEnvelopes('Merhaba {{name}}, kodunuz {{ code }}.', csv, 'TR');
+    expect(rendered).toMatchObject({
       envelopes: [
         { to: '905321234567', message: 'Merhaba Ali, kodunuz A1.', line: 2 },
         { to: '905327654321', message: 'Merhaba Yılmaz, Ayşe, kodunuz B2.', line: 3 },
@@ -33,6 +34,11 @@ describe('renderEnvelopes', () => {
       errors: [],
       missingColumns: [],
     });
+    expect(rendered.envelopes).toHaveLength(3);
+    // Septets by line, counted from the template's text and the values: ı and ş cost two in Turkish
+    // single shift, and GSM-7 cannot carry them.
+    expect([...rendered.septets.gsm7.slice(2)]).toEqual([24, -1, 24]);
+    expect([...rendered.septets.turkish.slice(2)]).toEqual([24, 35, 24]);
   });
 
   it('matches placeholders to columns regardless of case, Turkish I included', () => {

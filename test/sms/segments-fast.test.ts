@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeText, autoSegments, type SmsEncoding, segmentsIn } from '../../src/sms/encoding.js';
+import {
+  analyzeText,
+  autoSegments,
+  autoSegmentsOfCounted,
+  countPiece,
+  type SmsEncoding,
+  segmentsIn,
+  segmentsOfCounted,
+  unsendableCharacters,
+} from '../../src/sms/encoding.js';
 
 // Characters from every table: basic, extension, Turkish shift, beyond them, astral, and a lone surrogate.
 const CHARS = [
@@ -41,6 +50,50 @@ describe('the allocation-free segment count used for bulk sends', () => {
       fc.property(text, (t) => {
         const full = analyzeText(t);
         expect(autoSegments(t)).toEqual({ encoding: full.encoding, segments: full.segments });
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  // A personalised message is the template's text and a row's values: septets counted piece by piece.
+  const pieces = fc.array(
+    text.map((t) => t.slice(0, 80)),
+    { minLength: 1, maxLength: 5 },
+  );
+  const counted = (parts: readonly string[]) => {
+    const out = new Int32Array(3);
+    let gsm = 0;
+    let turkish = 0;
+    let sendable = true;
+    for (const part of parts) {
+      countPiece(part, out);
+      gsm = gsm < 0 || out[0]! < 0 ? -1 : gsm + out[0]!;
+      turkish = turkish < 0 || out[1]! < 0 ? -1 : turkish + out[1]!;
+      if (out[2] === 0) sendable = false;
+    }
+    return { gsm, turkish, sendable };
+  };
+
+  it('counts a message from its pieces as segmentsIn and autoSegments count it whole', () => {
+    fc.assert(
+      fc.property(
+        pieces,
+        fc.constantFrom<SmsEncoding>('GSM7', 'TurkishSingleShift', 'UCS2'),
+        (parts, encoding) => {
+          const message = parts.join('');
+          const { gsm, turkish } = counted(parts);
+          expect(segmentsOfCounted(message, encoding, gsm, turkish)).toBe(segmentsIn(message, encoding));
+          expect(autoSegmentsOfCounted(message, gsm, turkish)).toEqual(autoSegments(message));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('says a piece is sendable only when it has no character unsendableCharacters would name', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(counted([t]).sendable).toBe(unsendableCharacters(t).length === 0);
       }),
       { numRuns: 2_000 },
     );

@@ -2,16 +2,20 @@ import { personalisedTable, type RejectedRow, recipientsFromTable } from '../../
 import {
   analyzeText,
   autoSegments,
+  autoSegmentsOfCounted,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
+  type Envelope,
   formatForPeople,
   parseCsv,
   parseCsvTable,
   parseRecipients,
+  type RenderedEnvelopes,
   renderEnvelopes,
   type SmsEncoding,
   segmentsIn,
+  segmentsOfCounted,
   type UnsendableCharacter,
   type UnsendableKind,
   unsendableCharacters,
@@ -139,6 +143,27 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
   );
 }
 
+/** Each message's septets (GSM-7, Turkish single shift), in message order, when rendering counted them. */
+interface CountedSeptets {
+  gsm7: Int32Array;
+  turkish: Int32Array;
+}
+
+/** The septets renderEnvelopes counted (by line), in the order of the envelopes left after rejections and opt-outs. */
+function septetsInOrder(
+  envelopes: readonly Envelope[],
+  byLine: RenderedEnvelopes['septets'],
+): CountedSeptets {
+  const gsm7 = new Int32Array(envelopes.length);
+  const turkish = new Int32Array(envelopes.length);
+  for (let i = 0; i < envelopes.length; i++) {
+    const line = envelopes[i]!.line;
+    gsm7[i] = byLine.gsm7[line]!;
+    turkish[i] = byLine.turkish[line]!;
+  }
+  return { gsm7, turkish };
+}
+
 /**
  * The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. When
  * every message's own automatic coding is the batch's, their segments in it come along (one pass, not two).
@@ -146,6 +171,7 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
 function batchEncoding(
   texts: readonly string[],
   choice: EncodingChoice,
+  counted: CountedSeptets | undefined,
 ): { encoding: SmsEncoding; segments?: Int32Array } {
   if (choice !== 'auto') return { encoding: choice };
   const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
@@ -153,7 +179,9 @@ function batchEncoding(
   let same = true;
   const segments = new Int32Array(texts.length);
   for (let i = 0; i < texts.length; i++) {
-    const auto = autoSegments(texts[i]!);
+    const auto = counted
+      ? autoSegmentsOfCounted(texts[i]!, counted.gsm7[i]!, counted.turkish[i]!)
+      : autoSegments(texts[i]!);
     if (auto.encoding === 'UCS2') return { encoding: 'UCS2' };
     if (i > 0 && auto.encoding !== widest) same = false;
     if (rank[auto.encoding] > rank[widest]) widest = auto.encoding;
@@ -188,7 +216,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let recipients: string[] = [];
   let fileReport: FileReport | undefined;
   let fileNumbers: readonly string[] = [];
-  let envelopes: { to: string; message: string }[] | undefined;
+  let envelopes: Envelope[] | undefined;
+  let septets: RenderedEnvelopes['septets'] | undefined;
   const text = input.text;
 
   if (input.mode === 'same') {
@@ -249,6 +278,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       if (built.textError) errors.text = built.textError;
       if (built.fileError) errors.file = built.fileError;
       envelopes = built.envelopes;
+      septets = built.septets;
       recipients = envelopes.map((e) => e.to);
     } else {
       // Cells by position: no object per row keyed by column name.
@@ -266,6 +296,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
         // The rendered envelopes themselves (their `line` rides along): no second object per row.
         envelopes = rendered.envelopes;
+        septets = rendered.septets;
         recipients = envelopes.map((e) => e.to);
         if (problems.length > 0)
           errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
@@ -311,12 +342,17 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   }
 
   const messages = envelopes ? envelopes.map((e) => e.message) : [text];
-  const { encoding, segments: counted } = batchEncoding(messages, input.encoding);
+  const known = envelopes && septets ? septetsInOrder(envelopes, septets) : undefined;
+  const { encoding, segments: counted } = batchEncoding(messages, input.encoding, known);
   let segmentsPerMessage = 0;
   let totalSegments = 0;
   for (let m = 0; m < messages.length; m++) {
     const message = messages[m]!;
-    const segments = counted ? counted[m]! : segmentsIn(message, encoding);
+    const segments = counted
+      ? counted[m]!
+      : known
+        ? segmentsOfCounted(message, encoding, known.gsm7[m]!, known.turkish[m]!)
+        : segmentsIn(message, encoding);
     // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;
@@ -375,7 +411,8 @@ function personalisedFromFile(
   template: string,
   country: CountryCode,
 ): {
-  envelopes: { to: string; message: string }[];
+  envelopes: Envelope[];
+  septets?: RenderedEnvelopes['septets'];
   report: FileReport;
   fileError?: string;
   textError?: string;
@@ -412,7 +449,7 @@ function personalisedFromFile(
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const at = rows[mid]!.line;
-      if (at === line) return rows[mid]!.number;
+      if (at === line) return rows[mid]!.fields[csv.numberIndex] ?? '';
       if (at < line) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -427,10 +464,12 @@ function personalisedFromFile(
         reason: e.reason.replace(/^"[^"]*": /, ''),
       });
   }
-  // The rendered envelopes themselves (their `line` rides along): no second object per row.
-  const envelopes: { to: string; message: string }[] = [];
+  // The rendered envelopes themselves (their `line` rides along): no second object per row. Only a message
+  // with a value that is not sendable on its own is read whole (two values may hold the halves of one pair).
+  const envelopes: Envelope[] = [];
+  const { septets } = rendered;
   for (const e of rendered.envelopes) {
-    const bad = unsendableCharacters(e.message)[0];
+    const bad = septets.unsure[e.line] === 1 ? unsendableCharacters(e.message)[0] : undefined;
     if (bad) {
       report.rejected.push({
         line: e.line,
@@ -446,6 +485,7 @@ function personalisedFromFile(
   if (envelopes.length === 0) {
     return {
       envelopes,
+      septets,
       report,
       fileError:
         report.rejected.length > 0
@@ -453,7 +493,7 @@ function personalisedFromFile(
           : `“${file.name}” has no rows under its header.`,
     };
   }
-  return { envelopes, report };
+  return { envelopes, septets, report };
 }
 
 export function encodingLabel(encoding: SmsEncoding): string {

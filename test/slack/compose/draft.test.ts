@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { buildDraft, type ComposeInput, type DraftContext } from '../../../src/slack/compose/draft.js';
+import { sendingSettingsOf } from '../../../src/slack/deps.js';
+import { analyzeText } from '../../../src/sms/encoding.js';
+import { readTableFile } from '../../../src/sms/table-file.js';
+
+const ctx: DraftContext = {
+  defaultCountry: 'TR',
+  settings: sendingSettingsOf(loadConfig({}).sending),
+  optedOut: async () => new Set(),
+};
+
+/** The file as UTF-16 with its BOM, which (unlike UTF-8) can hold half of a surrogate pair. */
+async function fromFile(csv: string, template: string) {
+  const table = await readTableFile('list.csv', new Uint8Array(Buffer.from(`\uFEFF${csv}`, 'utf16le')));
+  const input: ComposeInput = {
+    sender: 'SMSOPS',
+    senderOptions: ['SMSOPS'],
+    mode: 'personalised',
+    recipientsText: '',
+    csvText: '',
+    text: template,
+    encoding: 'auto',
+    validity: '',
+    file: { name: 'list.csv', table },
+  };
+  const result = await buildDraft(input, ctx);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result;
+}
+
+describe('a personalised draft from a file', () => {
+  it('rejects the row whose value SMS cannot carry, by line and character, and keeps the others', async () => {
+    const { draft, fileReport } = await fromFile(
+      'Telefon;Ad\n05321234567;Ali\n05331234567;Ay\u0007şe\n05341234567;Can\n',
+      'Merhaba {{Ad}}',
+    );
+    expect(draft.recipients).toEqual(['905321234567', '905341234567']);
+    expect(fileReport?.rejected).toEqual([
+      {
+        line: 3,
+        input: '05331234567',
+        reason: 'Character 11 is a control character (U+0007) of the message: SMS cannot carry it',
+      },
+    ]);
+  });
+
+  it('keeps a row whose two values hold the two halves of one emoji: the message carries it whole', async () => {
+    const { draft, fileReport } = await fromFile('Telefon;A;B\n05321234567;x\uD83D;\uDE00y\n', '{{A}}{{B}}');
+    expect(fileReport?.rejected).toEqual([]);
+    expect(draft.envelopes?.[0]?.message).toBe('x😀y');
+    expect(draft.encoding).toBe('UCS2');
+  });
+
+  it('counts encoding and segments as analyzeText counts each message, short and long', async () => {
+    const long = 'ş'.repeat(150);
+    const { draft } = await fromFile(
+      `Telefon;Ad\n05321234567;Ali\n05331234567;${long}\n05341234567;{[€]}\n`,
+      'Sayın {{Ad}}, hoş geldiniz.',
+    );
+    const analyses = draft.envelopes!.map((e) => analyzeText(e.message, { encoding: draft.encoding }));
+    expect(draft.encoding).toBe('TurkishSingleShift');
+    expect(draft.segmentsPerMessage).toBe(Math.max(...analyses.map((a) => a.segments)));
+    expect(draft.totalSegments).toBe(analyses.reduce((n, a) => n + a.segments, 0));
+    expect(draft.segmentsPerMessage).toBeGreaterThan(1);
+  });
+});

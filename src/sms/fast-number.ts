@@ -44,8 +44,13 @@ const SIMPLE_FORM = /^\+?[0-9(][0-9\s\-()]*$/;
 
 export function fastMsisdn(input: string, country: CountryCode): string | undefined {
   const plan = planFor(country);
-  if (!plan || !SIMPLE_FORM.test(input)) return undefined;
-  const compact = input.replace(/[\s\-()]/g, '');
+  if (!plan) return undefined;
+  // Digits alone (what a spreadsheet column holds) need neither the form check nor the clean-up.
+  let compact = input;
+  if (!onlyDigits(input)) {
+    if (!SIMPLE_FORM.test(input)) return undefined;
+    compact = input.replace(/[\s\-()]/g, '');
+  }
   if (compact.startsWith('+')) {
     if (!compact.startsWith(`+${plan.callingCode}`)) return undefined;
     return accept(plan, compact.slice(1 + plan.callingCode.length));
@@ -66,6 +71,15 @@ export function fastMsisdn(input: string, country: CountryCode): string | undefi
     return accept(plan, compact.slice(plan.callingCode.length));
   }
   return undefined;
+}
+
+function onlyDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 // For a national significant number the parser would not strip a prefix from.

@@ -1,4 +1,5 @@
 import type { CsvError, TableRow } from './csv.js';
+import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
 import type { Table, TableRecord } from './table-file.js';
@@ -125,7 +126,7 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
   if (index < 0) index = phoneColumnByContent(rows, country);
   const numberColumn = header?.fields[index] || columnLabel(index);
 
-  const seen = new Set<string>();
+  const seen = new FirstSeen(rows.length);
   const recipients: string[] = [];
   const rejected: RejectedRow[] = [];
   let duplicates = 0;
@@ -140,11 +141,10 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
       });
       continue;
     }
-    if (seen.has(read.msisdn)) {
+    if (seen.firstOrAdd(read.msisdn, row.line) !== undefined) {
       duplicates++;
       continue;
     }
-    seen.add(read.msisdn);
     recipients.push(read.msisdn);
   }
   return { rowsRead: rows.length, recipients, duplicates, rejected, numberColumn, hasHeader };

@@ -1,6 +1,7 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { countPiece } from './encoding.js';
 import { readPhoneCell } from './file-recipients.js';
+import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import type { CountryCode } from './numbers.js';
 
@@ -53,7 +54,7 @@ export function renderEnvelopes(
 
   const envelopes: Envelope[] = [];
   const errors: CsvError[] = [];
-  const firstLineOf = new Map<string, number>();
+  const firstLineOf = new FirstSeen(csv.rows.length);
   // The template compiled once into literal text and column names: a 100,000-row send renders each
   // row by concatenation, not by a regular expression.
   const parts = compileTemplate(String(template), columnOf);
@@ -91,12 +92,11 @@ export function renderEnvelopes(
       errors.push({ line: row.line, reason: to.reason });
       continue;
     }
-    const first = firstLineOf.get(to.msisdn);
+    const first = firstLineOf.firstOrAdd(to.msisdn, row.line);
     if (first !== undefined) {
       errors.push({ line: row.line, reason: `same number as line ${first}` });
       continue;
     }
-    firstLineOf.set(to.msisdn, row.line);
     let empty: string | undefined;
     for (let u = 0; u < used.length; u++) {
       const value = (fields ? fields[usedIndex[u]!] : values![used[u]!]) ?? '';

@@ -253,17 +253,22 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         parsed.invalid.length,
       );
     }
-    const seen = new Set<string>();
-    for (const r of parsed.recipients) seen.add(r.msisdn);
-    for (const m of fileNumbers) seen.add(m);
     let fromList = 0;
-    for (const m of input.listMembers ?? []) {
-      if (!seen.has(m)) {
-        seen.add(m);
-        fromList++;
+    if (parsed.recipients.length === 0 && (input.listMembers ?? []).length === 0) {
+      // The file alone (the bulk case): its numbers are unique already, no second pass through a set.
+      recipients = fileNumbers.slice();
+    } else {
+      const seen = new Set<string>();
+      for (const r of parsed.recipients) seen.add(r.msisdn);
+      for (const m of fileNumbers) seen.add(m);
+      for (const m of input.listMembers ?? []) {
+        if (!seen.has(m)) {
+          seen.add(m);
+          fromList++;
+        }
       }
+      recipients = [...seen];
     }
-    recipients = [...seen];
     const merged = parsed.duplicates.reduce((n, d) => n + d.lines.length - 1, 0);
     if (merged > 0) notices.push(`${plural(merged, 'duplicate number')} merged.`);
     if (input.listName)

@@ -293,13 +293,15 @@ function ucs2SegmentsOfLength(units: number): number {
 
 /**
  * What a piece of a message costs, written into `out`: [0] GSM-7 septets, [1] Turkish single shift septets
- * (-1 where the table cannot carry a character of it) and [2] 1 when every character is sendable (see
- * unsendableCharacters), else 0. Septets add up over the pieces of a message, so a personalised send counts
- * its template's text once and each row's values only (compose renders 100,000 rows).
+ * (-1 where the table cannot carry a character of it), [2] 1 when every character is sendable (see
+ * unsendableCharacters), else 0, and [3] 1 when it has a surrogate code unit (an emoji, or half of one), else 0.
+ * Septets add up over the pieces of a message, so a personalised send counts its template's text once and each
+ * row's values only (compose renders 100,000 rows).
  */
 export function countPiece(text: string, out: Int32Array): void {
   let gsm = 0;
   let turkish = 0;
+  let surrogates = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);
@@ -311,25 +313,33 @@ export function countPiece(text: string, out: Int32Array): void {
       const c = TURKISH_COST[code]!;
       turkish = c === 0 ? -1 : turkish + c;
     }
-    if (gsm < 0 && turkish < 0) break;
+    if (code >= 0xd800 && code <= 0xdfff) surrogates = 1;
   }
   out[0] = gsm;
   out[1] = turkish;
   out[2] = gsm >= 0 || turkish >= 0 || allSendable(text) ? 1 : 0;
+  out[3] = surrogates;
 }
 
 /**
- * segmentsIn for a message whose septets are known (summed with countPiece): one that fits a single SMS needs
- * no pass over its characters; a longer one is packed as segmentsIn packs it (escapes are indivisible).
+ * segmentsIn for a message whose septets are known (summed with countPiece; `surrogates` when a piece had a
+ * surrogate): one that fits a single SMS needs no pass over its characters, nor does UCS-2 text without a
+ * surrogate (its segments follow from its length); the rest is packed as segmentsIn packs it (escapes and
+ * surrogate pairs are indivisible).
  */
-export function segmentsOfCounted(text: string, encoding: SmsEncoding, gsm: number, turkish: number): number {
+export function segmentsOfCounted(
+  text: string,
+  encoding: SmsEncoding,
+  gsm: number,
+  turkish: number,
+  surrogates: boolean,
+): number {
   const septets = encoding === 'GSM7' ? gsm : encoding === 'TurkishSingleShift' ? turkish : -2;
   if (septets === -1) return NOT_CARRIED;
   const units = septets >= 0 ? septets : text.length;
   if (units === 0) return 0;
   if (units <= CAPACITY[encoding].single) return 1;
-  // Turkish or GSM-7 text has no surrogate: in UCS-2 its segments follow from its length.
-  if (encoding === 'UCS2' && (gsm >= 0 || turkish >= 0)) return ucs2SegmentsOfLength(text.length);
+  if (encoding === 'UCS2' && !surrogates) return ucs2SegmentsOfLength(text.length);
   return segmentsIn(text, encoding);
 }
 
@@ -338,11 +348,13 @@ export function autoSegmentsOfCounted(
   text: string,
   gsm: number,
   turkish: number,
+  surrogates: boolean,
 ): { encoding: SmsEncoding; segments: number } {
-  if (gsm >= 0) return { encoding: 'GSM7', segments: segmentsOfCounted(text, 'GSM7', gsm, turkish) };
-  const ucs2 = segmentsOfCounted(text, 'UCS2', gsm, turkish);
+  if (gsm >= 0)
+    return { encoding: 'GSM7', segments: segmentsOfCounted(text, 'GSM7', gsm, turkish, surrogates) };
+  const ucs2 = segmentsOfCounted(text, 'UCS2', gsm, turkish, surrogates);
   if (turkish < 0) return { encoding: 'UCS2', segments: ucs2 };
-  const turkishSegments = segmentsOfCounted(text, 'TurkishSingleShift', gsm, turkish);
+  const turkishSegments = segmentsOfCounted(text, 'TurkishSingleShift', gsm, turkish, surrogates);
   return turkishSegments <= ucs2
     ? { encoding: 'TurkishSingleShift', segments: turkishSegments }
     : { encoding: 'UCS2', segments: ucs2 };

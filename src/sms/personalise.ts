@@ -22,10 +22,11 @@ export interface RenderedEnvelopes {
   /**
    * Each envelope's septets, by its line: GSM-7 and Turkish single shift (-1 where the table cannot carry it),
    * summed over the template's text and the row's values, so that segments are counted without a pass over
-   * every message (segmentsOfCounted). `unsure` marks lines where a value on its own has a character no SMS
-   * carries (or half of one): the whole message must be checked with unsendableCharacters.
+   * every message (segmentsOfCounted). `surrogates` marks messages with a surrogate code unit; `unsure` lines
+   * where a value on its own has a character no SMS carries (or half of one): the whole message must be
+   * checked with unsendableCharacters.
    */
-  septets: { gsm7: Int32Array; turkish: Int32Array; unsure: Uint8Array };
+  septets: { gsm7: Int32Array; turkish: Int32Array; surrogates: Uint8Array; unsure: Uint8Array };
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -64,19 +65,22 @@ export function renderEnvelopes(
   const usedIndex = used.map((c) => indexOf.get(c) ?? -1);
   const partIndex = parts.map((p, i) => (i % 2 === 1 ? (indexOf.get(p) ?? -1) : -1));
   const blankTemplate = parts.join('').trim() === '';
-  const piece = new Int32Array(3);
+  const piece = new Int32Array(4);
   let literalGsm = 0;
   let literalTurkish = 0;
+  let literalSurrogates = 0;
   for (let i = 0; i < parts.length; i += 2) {
     countPiece(parts[i] as string, piece);
     literalGsm = literalGsm < 0 || piece[0]! < 0 ? -1 : literalGsm + piece[0]!;
     literalTurkish = literalTurkish < 0 || piece[1]! < 0 ? -1 : literalTurkish + piece[1]!;
+    literalSurrogates |= piece[3]!;
   }
   let lastLine = 0;
   for (const row of csv.rows) if (row.line > lastLine) lastLine = row.line;
   const septets = {
     gsm7: new Int32Array(lastLine + 1),
     turkish: new Int32Array(lastLine + 1),
+    surrogates: new Uint8Array(lastLine + 1),
     unsure: new Uint8Array(lastLine + 1),
   };
   // The message is joined from this array (one flat string) rather than concatenated (a rope of cons strings
@@ -112,6 +116,7 @@ export function renderEnvelopes(
     let gsm = literalGsm;
     let turkish = literalTurkish;
     let unsure = 0;
+    let surrogates = literalSurrogates;
     for (let i = 1; i < parts.length; i += 2) {
       const value = (fields ? fields[partIndex[i]!] : values![parts[i] as string]) ?? '';
       pieces[i] = value;
@@ -119,6 +124,7 @@ export function renderEnvelopes(
       gsm = gsm < 0 || piece[0]! < 0 ? -1 : gsm + piece[0]!;
       turkish = turkish < 0 || piece[1]! < 0 ? -1 : turkish + piece[1]!;
       if (piece[2] === 0) unsure = 1;
+      surrogates |= piece[3]!;
     }
     const message = pieces.length === 1 ? (pieces[0] as string) : pieces.join('');
     // With a placeholder, its value is not blank, so neither is the message; without one, it is the template.
@@ -129,6 +135,7 @@ export function renderEnvelopes(
     envelopes.push({ to: to.msisdn, message, line: row.line });
     septets.gsm7[row.line] = gsm;
     septets.turkish[row.line] = turkish;
+    septets.surrogates[row.line] = surrogates;
     septets.unsure[row.line] = unsure;
   }
   return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns, septets };

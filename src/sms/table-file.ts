@@ -173,7 +173,9 @@ function readDelimited(text: string, delimiter: string, Papa: typeof import('pap
       `The file cannot be read: a quote is opened${row === undefined ? '' : ` in row ${row + 1}`} and never closed.`,
     );
   }
-  // One row per line, except that a quoted value may hold line breaks: count them to keep lines exact.
+  // One row per line, except that a quoted value may hold line breaks: count them to keep lines exact. Without
+  // a quote in the file, no value can hold one.
+  const quoted = text.indexOf('"') >= 0;
   const records: TableRecord[] = [];
   let line = 1;
   for (const fields of parsed.data) {
@@ -185,7 +187,7 @@ function readDelimited(text: string, delimiter: string, Papa: typeof import('pap
       if (trimmed !== '') blank = false;
     }
     if (!blank) records.push({ line, fields });
-    line += 1 + countBreaks(fields);
+    line += quoted ? 1 + countBreaks(fields) : 1;
   }
   return records;
 }

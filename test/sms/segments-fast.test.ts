@@ -61,17 +61,19 @@ describe('the allocation-free segment count used for bulk sends', () => {
     { minLength: 1, maxLength: 5 },
   );
   const counted = (parts: readonly string[]) => {
-    const out = new Int32Array(3);
+    const out = new Int32Array(4);
     let gsm = 0;
     let turkish = 0;
     let sendable = true;
+    let surrogates = false;
     for (const part of parts) {
       countPiece(part, out);
       gsm = gsm < 0 || out[0]! < 0 ? -1 : gsm + out[0]!;
       turkish = turkish < 0 || out[1]! < 0 ? -1 : turkish + out[1]!;
       if (out[2] === 0) sendable = false;
+      if (out[3] === 1) surrogates = true;
     }
-    return { gsm, turkish, sendable };
+    return { gsm, turkish, sendable, surrogates };
   };
 
   it('counts a message from its pieces as segmentsIn and autoSegments count it whole', () => {
@@ -81,9 +83,11 @@ describe('the allocation-free segment count used for bulk sends', () => {
         fc.constantFrom<SmsEncoding>('GSM7', 'TurkishSingleShift', 'UCS2'),
         (parts, encoding) => {
           const message = parts.join('');
-          const { gsm, turkish } = counted(parts);
-          expect(segmentsOfCounted(message, encoding, gsm, turkish)).toBe(segmentsIn(message, encoding));
-          expect(autoSegmentsOfCounted(message, gsm, turkish)).toEqual(autoSegments(message));
+          const { gsm, turkish, surrogates } = counted(parts);
+          expect(segmentsOfCounted(message, encoding, gsm, turkish, surrogates)).toBe(
+            segmentsIn(message, encoding),
+          );
+          expect(autoSegmentsOfCounted(message, gsm, turkish, surrogates)).toEqual(autoSegments(message));
         },
       ),
       { numRuns: 2_000 },

@@ -147,6 +147,7 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
 interface CountedSeptets {
   gsm7: Int32Array;
   turkish: Int32Array;
+  surrogates: Uint8Array;
 }
 
 /** The septets renderEnvelopes counted (by line), in the order of the envelopes left after rejections and opt-outs. */
@@ -156,12 +157,14 @@ function septetsInOrder(
 ): CountedSeptets {
   const gsm7 = new Int32Array(envelopes.length);
   const turkish = new Int32Array(envelopes.length);
+  const surrogates = new Uint8Array(envelopes.length);
   for (let i = 0; i < envelopes.length; i++) {
     const line = envelopes[i]!.line;
     gsm7[i] = byLine.gsm7[line]!;
     turkish[i] = byLine.turkish[line]!;
+    surrogates[i] = byLine.surrogates[line]!;
   }
-  return { gsm7, turkish };
+  return { gsm7, turkish, surrogates };
 }
 
 /**
@@ -180,7 +183,7 @@ function batchEncoding(
   const segments = new Int32Array(texts.length);
   for (let i = 0; i < texts.length; i++) {
     const auto = counted
-      ? autoSegmentsOfCounted(texts[i]!, counted.gsm7[i]!, counted.turkish[i]!)
+      ? autoSegmentsOfCounted(texts[i]!, counted.gsm7[i]!, counted.turkish[i]!, counted.surrogates[i] === 1)
       : autoSegments(texts[i]!);
     if (auto.encoding === 'UCS2') return { encoding: 'UCS2' };
     if (i > 0 && auto.encoding !== widest) same = false;
@@ -356,7 +359,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     const segments = counted
       ? counted[m]!
       : known
-        ? segmentsOfCounted(message, encoding, known.gsm7[m]!, known.turkish[m]!)
+        ? segmentsOfCounted(message, encoding, known.gsm7[m]!, known.turkish[m]!, known.surrogates[m] === 1)
         : segmentsIn(message, encoding);
     // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {

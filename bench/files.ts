@@ -3,8 +3,8 @@
 // download over loopback HTTP with a Bearer token (downloadSlackFile), reading (readTableFile), the draft
 // (buildDraft: numbers, dedupe, render, segments) and the confirmation view (confirmView). Not included: the
 // drafts-store write and Slack's own round trips. The floor is JSON.stringify of the SubmitMulti bodies the send
-// would make in chunks of 1,000 (SUBMIT_CHUNK_SIZE's default). Each file runs in a fresh child process, so its
-// peak RSS (process.resourceUsage().maxRSS) is its own. Run alone with `npx tsx bench/files.ts`.
+// would make in chunks of 1,000 (SUBMIT_CHUNK_SIZE's default). Each file runs in a fresh child process, with the
+// node flags of `npm start`, so its peak RSS (process.resourceUsage().maxRSS) is its own. Run alone with `npx tsx bench/files.ts`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +20,7 @@ import { downloadSlackFile } from '../src/slack/file-download.js';
 import { confirmView } from '../src/slack/ui/compose.js';
 import { readTableFile } from '../src/sms/table-file.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { startNodeFlags } from './node-flags.js';
 import { formatFigure } from './storage.js';
 
 const ROWS = 100_000;
@@ -151,7 +152,16 @@ function childProcess(kind: Kind, path: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, path],
+      [
+        ...startNodeFlags(),
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--child',
+        kind,
+        path,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

@@ -11,6 +11,7 @@ import { SimulatorControl } from '../test/support/simulator.js';
 import { SIGNING_SECRET } from '../test/support/slack-harness.js';
 import { createSlackDriver, SEEDED, startFakeSlack, type ViewOutput } from '../workspace/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { startNodeFlags } from './node-flags.js';
 import { injectInboundBurst, rssMiB, spawnNode, spawnSimulator, waitForOutput } from './process.js';
 import { formatFigure } from './storage.js';
 
@@ -29,7 +30,7 @@ export async function benchSoak(): Promise<Figure[]> {
   const control = new SimulatorControl({ url: sim.url });
   const child = spawnNode(
     // A full collection after each step (soak-bot.ts), so RSS follows what the bot keeps, not when V8 collects.
-    ['--expose-gc', '--import', 'tsx', 'bench/soak-bot.ts'],
+    [...startNodeFlags(), '--expose-gc', '--import', 'tsx', 'bench/soak-bot.ts'],
     {
       SOAK_ENV: JSON.stringify({
         SLACK_BOT_TOKEN: fake.botToken,

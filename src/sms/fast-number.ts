@@ -11,6 +11,8 @@ import { type CountryCode, getCountries, getCountryCallingCode, Metadata } from 
 
 interface Plan {
   callingCode: string;
+  /** `+` and the calling code, as an international number starts. */
+  international: string;
   nationalPrefix: string | undefined;
   // Anchored at the start: input the full parser would strip something from.
   strippable: RegExp | undefined;
@@ -52,7 +54,7 @@ export function fastMsisdn(input: string, country: CountryCode): string | undefi
     compact = input.replace(/[\s\-()]/g, '');
   }
   if (compact.startsWith('+')) {
-    if (!compact.startsWith(`+${plan.callingCode}`)) return undefined;
+    if (!compact.startsWith(plan.international)) return undefined;
     return accept(plan, compact.slice(1 + plan.callingCode.length));
   }
   // International prefix, or a prefix that could be read as either trunk prefix or calling code.
@@ -152,6 +154,7 @@ function buildPlan(country: CountryCode): Plan | null {
 
   return {
     callingCode,
+    international: `+${callingCode}`,
     nationalPrefix,
     strippable: forParsing === undefined ? undefined : new RegExp(`^(?:${forParsing})`),
     idd: idd === undefined ? undefined : new RegExp(`^(?:${idd})`),

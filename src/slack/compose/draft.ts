@@ -474,9 +474,10 @@ function personalisedFromFile(
   }
   // The rendered envelopes themselves (their `line` rides along): no second object per row. Only a message
   // with a value that is not sendable on its own is read whole (two values may hold the halves of one pair).
-  const envelopes: Envelope[] = [];
   const { septets } = rendered;
-  for (const e of rendered.envelopes) {
+  // The common file has no such value at all: its envelopes are kept as they are, without a copy.
+  const envelopes: Envelope[] = septets.unsure.includes(1) ? [] : rendered.envelopes;
+  for (const e of envelopes === rendered.envelopes ? [] : rendered.envelopes) {
     const bad = septets.unsure[e.line] === 1 ? unsendableCharacters(e.message)[0] : undefined;
     if (bad) {
       report.rejected.push({

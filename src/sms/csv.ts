@@ -99,9 +99,12 @@ export function parseCsv(text: string): ParsedCsv {
 export function parseCsvTable(text: string): ParsedCsvTable {
   const source = String(text).replace(/^\uFEFF/, '');
   const delimiter = detectDelimiter(source);
-  const records = readRecords(source, delimiter).filter((r) => r.error || r.fields.some((f) => f !== ''));
+  const records = readRecords(source, delimiter);
   const errors: CsvError[] = [];
-  const header = records.shift();
+  // Blank lines are skipped; the first line that is not blank names the columns.
+  let next = 0;
+  while (next < records.length && isBlank(records[next]!)) next++;
+  const header = records[next++];
   if (header === undefined) {
     return {
       columns: [],
@@ -122,7 +125,9 @@ export function parseCsvTable(text: string): ParsedCsvTable {
 
   const rows: TableRow[] = [];
   const width = columns.length;
-  for (const record of records) {
+  for (let r = next; r < records.length; r++) {
+    const record = records[r]!;
+    if (isBlank(record)) continue;
     const reason = record.error ?? shapeError(record.fields, width);
     if (reason) {
       errors.push({ line: record.line, reason });
@@ -131,6 +136,13 @@ export function parseCsvTable(text: string): ParsedCsvTable {
     rows.push(record);
   }
   return { columns, numberColumn, numberIndex, rows, errors };
+}
+
+function isBlank(record: RawRecord): boolean {
+  if (record.error) return false;
+  const { fields } = record;
+  for (let i = 0; i < fields.length; i++) if (fields[i] !== '') return false;
+  return true;
 }
 
 function headerErrors(header: RawRecord, columns: readonly string[], numberIndex: number): CsvError[] {

@@ -27,8 +27,13 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
         await db
           .insertInto('drafts')
           .values(values)
+          // The new row's own values, bound once: a 100,000-recipient draft is megabytes of JSON.
           .onConflict((oc) =>
-            oc.column('key').doUpdateSet({ owner, payload: values.payload, expires_at: values.expires_at }),
+            oc.column('key').doUpdateSet((eb) => ({
+              owner: eb.ref('excluded.owner'),
+              payload: eb.ref('excluded.payload'),
+              expires_at: eb.ref('excluded.expires_at'),
+            })),
           )
           .execute();
       }),

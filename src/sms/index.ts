@@ -32,6 +32,7 @@ export {
 } from './numbers.js';
 export {
   type Envelope,
+  joinMessage,
   type RenderedEnvelopes,
   renderEnvelopes,
   templatePlaceholders,

@@ -27,6 +27,23 @@ export interface RenderedEnvelopes {
    * checked with unsendableCharacters.
    */
   septets: { gsm7: Int32Array; turkish: Int32Array; surrogates: Uint8Array; unsure: Uint8Array };
+  /**
+   * What each message was joined from: the template's text around its placeholders (`literals`, one more than
+   * the placeholders) and, by line, the values put between them (`values[line * (literals.length - 1) + i]`).
+   * A draft can be stored as these instead of its messages (see joinMessage).
+   */
+  pieces: { literals: string[]; valuesByLine: string[] };
+}
+
+/** A message from the template's text around its placeholders and a row's values: renderEnvelopes' join. */
+export function joinMessage(literals: readonly string[], values: readonly string[], from: number): string {
+  if (literals.length === 1) return literals[0]!;
+  const pieces: string[] = new Array(literals.length * 2 - 1);
+  for (let i = 0; i < literals.length; i++) {
+    pieces[i * 2] = literals[i]!;
+    if (i > 0) pieces[i * 2 - 1] = values[from + i - 1] ?? '';
+  }
+  return pieces.join('');
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -86,6 +103,9 @@ export function renderEnvelopes(
   // The message is joined from this array (one flat string) rather than concatenated (a rope of cons strings
   // that the first reader of the message flattens into a copy).
   const pieces = parts.slice();
+  const literals = parts.filter((_, i) => i % 2 === 0);
+  const placeholders = literals.length - 1;
+  const valuesByLine: string[] = new Array((lastLine + 1) * placeholders);
   const numberIndex = csv.numberIndex ?? 0;
   for (const row of csv.rows) {
     // Cells by position (a table's rows) or by name (parseCsv's), read without a closure per row.
@@ -120,6 +140,7 @@ export function renderEnvelopes(
     for (let i = 1; i < parts.length; i += 2) {
       const value = (fields ? fields[partIndex[i]!] : values![parts[i] as string]) ?? '';
       pieces[i] = value;
+      valuesByLine[row.line * placeholders + (i - 1) / 2] = value;
       countPiece(value, piece);
       gsm = gsm < 0 || piece[0]! < 0 ? -1 : gsm + piece[0]!;
       turkish = turkish < 0 || piece[1]! < 0 ? -1 : turkish + piece[1]!;
@@ -138,7 +159,13 @@ export function renderEnvelopes(
     septets.surrogates[row.line] = surrogates;
     septets.unsure[row.line] = unsure;
   }
-  return { envelopes: missingColumns.length > 0 ? [] : envelopes, errors, missingColumns, septets };
+  return {
+    envelopes: missingColumns.length > 0 ? [] : envelopes,
+    errors,
+    missingColumns,
+    septets,
+    pieces: { literals, valuesByLine },
+  };
 }
 
 /** [literal, column, literal, column, …, literal]; a placeholder with no column stays as written. */

@@ -107,6 +107,12 @@ describe('compose from an uploaded file', () => {
     await h.fake.state.waitForMessage((m) => m.channel === channels.smsOps && /2 pending$/.test(m.text), {
       after: sent,
     });
+    // What the gateway got: the messages joined again from the stored draft's template text and values.
+    const batch = (await h.control.state()).batches.at(-1)!;
+    expect(batch.recipients.map((r) => [r.to, r.text])).toEqual([
+      ['905322222221', 'Merhaba Ayşe, siparişiniz A-1 hazır.'],
+      ['905322222222', 'Merhaba Ali, siparişiniz A-2 hazır.'],
+    ]);
   });
 
   it('says what is wrong with a file it cannot use, and sends nothing', async () => {

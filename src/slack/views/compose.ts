@@ -6,6 +6,7 @@ import type { RejectedRow } from '../../sms/file-recipients.js';
 import { readTableFile, TableFileError } from '../../sms/table-file.js';
 import {
   buildDraft,
+  type CompactEnvelopes,
   type ComposeInput,
   type Draft,
   type DraftContext,
@@ -21,6 +22,7 @@ import {
   uploadedFileOf,
   viewSchema,
 } from '../compose/state.js';
+import { keptForm, restoredForm } from '../compose/stored-draft.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { downloadSlackFile, FileDownloadError } from '../file-download.js';
@@ -43,6 +45,8 @@ const DRAFT_TTL_MS = 30 * 60_000;
 
 export interface StoredDraft {
   draft: Draft;
+  /** A personalised draft's messages as the template's text and each envelope's values (stored-draft.ts). */
+  compact?: CompactEnvelopes;
   /** From an uploaded file: every rejected row, for the file sent back on request. */
   rejected?: RejectedRow[];
   filename?: string;
@@ -169,7 +173,7 @@ async function keepForConfirmation(
   await deps.store.drafts.put(
     draftKey,
     userId,
-    stored as unknown as Parameters<typeof deps.store.drafts.put>[2],
+    keptForm(stored) as unknown as Parameters<typeof deps.store.drafts.put>[2],
     new Date(deps.now().getTime() + DRAFT_TTL_MS),
   );
   const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
@@ -245,6 +249,7 @@ async function reviewUpload(
       rootViewId: view.id,
       rejected: result.fileReport?.rejected,
       filename: file.name,
+      ...(result.compact ? { compact: result.compact } : {}),
       ...when,
     };
     await show(await keepForConfirmation(deps, userId, stored, { report: result.fileReport, externalId }));
@@ -319,6 +324,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       channel: metadata.channel,
       threadTs: metadata.threadTs,
       rootViewId: view.id,
+      ...(result.compact ? { compact: result.compact } : {}),
       ...storedScheduleOf(deps, when, metadata, input),
     };
     if (needsConfirmation(deps, result.draft)) {
@@ -336,7 +342,9 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     const userId = body.user.id;
     const { draftKey } = JSON.parse(view.private_metadata || '{}') as { draftKey?: string };
     const found = draftKey ? await deps.store.drafts.get(draftKey, deps.now()) : undefined;
-    if (!found || found.owner !== userId) {
+    const stored =
+      found && found.owner === userId ? restoredForm(found.payload as unknown as StoredDraft) : undefined;
+    if (!stored) {
       await ack({
         response_action: 'update',
         view: draftExpiredView(),
@@ -345,7 +353,6 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     }
     // The role, opt-outs and limits are checked by the send path itself, at the moment of sending,
     // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
-    const stored = found.payload as unknown as StoredDraft;
     await ack({ response_action: 'update', view: waitingView(deps, stored) });
     await sendOrSchedule(deps, client, userId, stored, view.id);
     // The compose view below is left as it was; submitting it again finds the same key and sends nothing.

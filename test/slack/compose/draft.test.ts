@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { buildDraft, type ComposeInput, type DraftContext } from '../../../src/slack/compose/draft.js';
+import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
 import { readTableFile } from '../../../src/sms/table-file.js';
@@ -64,5 +65,31 @@ describe('a personalised draft from a file', () => {
     expect(draft.segmentsPerMessage).toBe(Math.max(...analyses.map((a) => a.segments)));
     expect(draft.totalSegments).toBe(analyses.reduce((n, a) => n + a.segments, 0));
     expect(draft.segmentsPerMessage).toBeGreaterThan(1);
+  });
+});
+
+describe('a personalised draft as the drafts store keeps it', () => {
+  it('stores the template’s text and the values, a fraction of the messages, and joins the same messages again', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `0532${1_000_000 + i};Ayşe ${i};#${i}`);
+    const result = await fromFile(
+      `Telefon;Ad;Sipariş\n${rows.join('\n')}\n05321000005;Tekrar;#x\n`,
+      'Merhaba {{Ad}}, {{Sipariş}} numaralı siparişiniz hazır. {{Ad}}, Kadıköy mağazasından alabilirsiniz.',
+    );
+    const stored = { draft: result.draft, compact: result.compact, channel: 'C1', rootViewId: 'V1' };
+    const kept = JSON.parse(JSON.stringify(keptForm(stored)));
+    expect(kept.draft.envelopes).toBeUndefined();
+    expect(JSON.stringify(kept).length).toBeLessThan(JSON.stringify(stored.draft.envelopes).length / 2);
+    const restored = restoredForm(kept);
+    expect(restored?.draft.envelopes).toEqual(
+      result.draft.envelopes!.map(({ to, message }) => ({ to, message })),
+    );
+    expect(restored?.draft.recipients).toHaveLength(300);
+  });
+
+  it('gives nothing for a stored form that does not add up, so nothing is sent from it', async () => {
+    const result = await fromFile('Telefon;Ad\n05321234567;Ali\n', 'Merhaba {{Ad}}');
+    const kept = JSON.parse(JSON.stringify(keptForm({ draft: result.draft, compact: result.compact })));
+    kept.compact.values.pop();
+    expect(restoredForm(kept)).toBeUndefined();
   });
 });

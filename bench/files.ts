@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
 import { loadConfig } from '../src/config.js';
 import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
+import { keptForm } from '../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { downloadSlackFile } from '../src/slack/file-download.js';
 import { confirmView } from '../src/slack/ui/compose.js';
@@ -123,13 +124,14 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     JSON.stringify(view);
     ms.push(performance.now() - started);
     // What keepForConfirmation stores (src/slack/views/compose.ts), under the key of the compose view.
-    const stored = {
+    const stored = keptForm({
       draft: result.draft,
+      compact: result.compact,
       channel: 'C1',
       rootViewId: 'V1',
       rejected: result.fileReport?.rejected,
       filename: name,
-    };
+    });
     const storeStarted = performance.now();
     await store.drafts.put('draft:V1', 'U1', stored as never, new Date(Date.now() + 30 * 60_000));
     storeMs.push(performance.now() - storeStarted);

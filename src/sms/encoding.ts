@@ -321,40 +321,48 @@ export function countPiece(text: string, out: Int32Array): void {
   out[3] = surrogates;
 }
 
+/** What segmentsOfCounted answers when only a pass over the message's characters can tell. */
+export const NEEDS_TEXT = -2;
+
 /**
- * segmentsIn for a message whose septets are known (summed with countPiece; `surrogates` when a piece had a
- * surrogate): one that fits a single SMS needs no pass over its characters, nor does UCS-2 text without a
- * surrogate (its segments follow from its length); the rest is packed as segmentsIn packs it (escapes and
- * surrogate pairs are indivisible).
+ * segmentsIn for a message whose counts are known (summed with countPiece over its pieces): GSM-7 and Turkish
+ * septets (-1 where the table cannot carry it), UTF-16 `units` (its length) and whether a piece had a
+ * surrogate. A message that fits one SMS, or UCS-2 text without a surrogate, needs no pass over its
+ * characters; a longer one with escapes or surrogate pairs (indivisible) gives NEEDS_TEXT: count it with
+ * segmentsIn.
  */
 export function segmentsOfCounted(
-  text: string,
   encoding: SmsEncoding,
   gsm: number,
   turkish: number,
+  units: number,
   surrogates: boolean,
 ): number {
   const septets = encoding === 'GSM7' ? gsm : encoding === 'TurkishSingleShift' ? turkish : -2;
   if (septets === -1) return NOT_CARRIED;
-  const units = septets >= 0 ? septets : text.length;
-  if (units === 0) return 0;
-  if (units <= CAPACITY[encoding].single) return 1;
-  if (encoding === 'UCS2' && !surrogates) return ucs2SegmentsOfLength(text.length);
-  return segmentsIn(text, encoding);
+  const cost = septets >= 0 ? septets : units;
+  if (cost === 0) return 0;
+  if (cost <= CAPACITY[encoding].single) return 1;
+  if (encoding === 'UCS2' && !surrogates) return ucs2SegmentsOfLength(units);
+  return NEEDS_TEXT;
 }
 
-/** autoSegments for a message whose septets are known (summed with countPiece). */
+/** autoSegments for a message whose counts are known, or undefined when only its characters can tell. */
 export function autoSegmentsOfCounted(
-  text: string,
   gsm: number,
   turkish: number,
+  units: number,
   surrogates: boolean,
-): { encoding: SmsEncoding; segments: number } {
-  if (gsm >= 0)
-    return { encoding: 'GSM7', segments: segmentsOfCounted(text, 'GSM7', gsm, turkish, surrogates) };
-  const ucs2 = segmentsOfCounted(text, 'UCS2', gsm, turkish, surrogates);
+): { encoding: SmsEncoding; segments: number } | undefined {
+  if (gsm >= 0) {
+    const segments = segmentsOfCounted('GSM7', gsm, turkish, units, surrogates);
+    return segments === NEEDS_TEXT ? undefined : { encoding: 'GSM7', segments };
+  }
+  const ucs2 = segmentsOfCounted('UCS2', gsm, turkish, units, surrogates);
+  if (ucs2 === NEEDS_TEXT) return undefined;
   if (turkish < 0) return { encoding: 'UCS2', segments: ucs2 };
-  const turkishSegments = segmentsOfCounted(text, 'TurkishSingleShift', gsm, turkish, surrogates);
+  const turkishSegments = segmentsOfCounted('TurkishSingleShift', gsm, turkish, units, surrogates);
+  if (turkishSegments === NEEDS_TEXT) return undefined;
   return turkishSegments <= ucs2
     ? { encoding: 'TurkishSingleShift', segments: turkishSegments }
     : { encoding: 'UCS2', segments: ucs2 };

@@ -14,6 +14,7 @@ export {
   type DataCoding,
   dataCodingOf,
   encodingOf,
+  NEEDS_TEXT,
   type SmsEncoding,
   segmentsIn,
   segmentsOfCounted,
@@ -31,6 +32,9 @@ export {
   normaliseNumber,
 } from './numbers.js';
 export {
+  type AddressedRow,
+  type AddressedRows,
+  addressRows,
   type Envelope,
   joinMessage,
   type RenderedEnvelopes,

@@ -1,17 +1,20 @@
 import { personalisedTable, type RejectedRow, recipientsFromTable } from '../../sms/file-recipients.js';
 import {
+  type AddressedRow,
+  type AddressedRows,
+  addressRows,
   analyzeText,
   autoSegments,
   autoSegmentsOfCounted,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
-  type Envelope,
   formatForPeople,
+  joinMessage,
+  NEEDS_TEXT,
   parseCsv,
   parseCsvTable,
   parseRecipients,
-  type RenderedEnvelopes,
   renderEnvelopes,
   type SmsEncoding,
   segmentsIn,
@@ -69,6 +72,8 @@ export interface Draft {
   recipients: string[];
   /** Personalised mode: one message per recipient. */
   envelopes?: { to: string; message: string }[];
+  /** Personalised mode: the first message, for the summary, without joining the others. */
+  firstMessage?: string;
   /** The text (same mode) or the template (personalised mode). */
   text: string;
   encoding: SmsEncoding;
@@ -153,28 +158,44 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
   );
 }
 
-/** Each message's septets (GSM-7, Turkish single shift), in message order, when rendering counted them. */
-interface CountedSeptets {
-  gsm7: Int32Array;
-  turkish: Int32Array;
-  surrogates: Uint8Array;
+/**
+ * The messages of a draft as the segment count reads them: `count` of them, each joined only when its
+ * characters must be read (`messageAt`), with the counts addressRows made when it has them (by position).
+ */
+interface Messages {
+  count: number;
+  messageAt: (index: number) => string;
+  counted?: (index: number) => { gsm7: number; turkish: number; units: number; surrogates: boolean };
 }
 
-/** The septets renderEnvelopes counted (by line), in the order of the envelopes left after rejections and opt-outs. */
-function septetsInOrder(
-  envelopes: readonly Envelope[],
-  byLine: RenderedEnvelopes['septets'],
-): CountedSeptets {
-  const gsm7 = new Int32Array(envelopes.length);
-  const turkish = new Int32Array(envelopes.length);
-  const surrogates = new Uint8Array(envelopes.length);
-  for (let i = 0; i < envelopes.length; i++) {
-    const line = envelopes[i]!.line;
-    gsm7[i] = byLine.gsm7[line]!;
-    turkish[i] = byLine.turkish[line]!;
-    surrogates[i] = byLine.surrogates[line]!;
-  }
-  return { gsm7, turkish, surrogates };
+function sameTextMessages(text: string): Messages {
+  return { count: 1, messageAt: () => text };
+}
+
+function personalisedMessages(rows: readonly AddressedRow[], addressed: AddressedRows): Messages {
+  const { literals, valuesByLine } = addressed.pieces;
+  const placeholders = literals.length - 1;
+  const { septets } = addressed;
+  return {
+    count: rows.length,
+    messageAt: (m) => joinMessage(literals, valuesByLine, rows[m]!.line * placeholders),
+    counted: (m) => {
+      const line = rows[m]!.line;
+      return {
+        gsm7: septets.gsm7[line]!,
+        turkish: septets.turkish[line]!,
+        units: septets.units[line]!,
+        surrogates: septets.surrogates[line] === 1,
+      };
+    },
+  };
+}
+
+/** Segments of message `m` in `encoding` (-1 when it cannot carry it), from its counts when they tell. */
+function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding): number {
+  const c = messages.counted?.(m);
+  const segments = c ? segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates) : NEEDS_TEXT;
+  return segments === NEEDS_TEXT ? segmentsIn(messages.messageAt(m), encoding) : segments;
 }
 
 /**
@@ -182,19 +203,19 @@ function septetsInOrder(
  * every message's own automatic coding is the batch's, their segments in it come along (one pass, not two).
  */
 function batchEncoding(
-  texts: readonly string[],
+  messages: Messages,
   choice: EncodingChoice,
-  counted: CountedSeptets | undefined,
 ): { encoding: SmsEncoding; segments?: Int32Array } {
   if (choice !== 'auto') return { encoding: choice };
   const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
   let widest: SmsEncoding = 'GSM7';
   let same = true;
-  const segments = new Int32Array(texts.length);
-  for (let i = 0; i < texts.length; i++) {
-    const auto = counted
-      ? autoSegmentsOfCounted(texts[i]!, counted.gsm7[i]!, counted.turkish[i]!, counted.surrogates[i] === 1)
-      : autoSegments(texts[i]!);
+  const segments = new Int32Array(messages.count);
+  for (let i = 0; i < messages.count; i++) {
+    const c = messages.counted?.(i);
+    const auto =
+      (c && autoSegmentsOfCounted(c.gsm7, c.turkish, c.units, c.surrogates)) ??
+      autoSegments(messages.messageAt(i));
     if (auto.encoding === 'UCS2') return { encoding: 'UCS2' };
     if (i > 0 && auto.encoding !== widest) same = false;
     if (rank[auto.encoding] > rank[widest]) widest = auto.encoding;
@@ -229,9 +250,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let recipients: string[] = [];
   let fileReport: FileReport | undefined;
   let fileNumbers: readonly string[] = [];
-  let envelopes: Envelope[] | undefined;
-  let septets: RenderedEnvelopes['septets'] | undefined;
-  let pieces: RenderedEnvelopes['pieces'] | undefined;
+  // Personalised: the rows that get a message and what the messages are made of; the messages themselves are
+  // joined when the draft's envelopes are first read (at the send), not to count, check and confirm them.
+  let rows: AddressedRow[] | undefined;
+  let addressed: AddressedRows | undefined;
   const text = input.text;
 
   if (input.mode === 'same') {
@@ -296,10 +318,9 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       fileReport = built.report;
       if (built.textError) errors.text = built.textError;
       if (built.fileError) errors.file = built.fileError;
-      envelopes = built.envelopes;
-      septets = built.septets;
-      pieces = built.pieces;
-      recipients = envelopes.map((e) => e.to);
+      rows = built.rows;
+      addressed = built.addressed;
+      recipients = rows.map((r) => r.to);
     } else {
       // Cells by position: no object per row keyed by column name.
       const csv = parseCsvTable(input.csvText);
@@ -309,19 +330,16 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       } else if (csv.columns.length === 0) {
         errors.csv = 'Paste CSV with a header row, e.g. `number,name` and then one row per recipient.';
       } else {
-        const rendered = renderEnvelopes(text, csv, ctx.defaultCountry);
-        if (rendered.missingColumns.length > 0) {
-          errors.text = `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
+        addressed = addressRows(text, csv, ctx.defaultCountry);
+        if (addressed.missingColumns.length > 0) {
+          errors.text = `No column for ${addressed.missingColumns.map((c) => `{{${c}}}`).join(', ')}. The CSV has: ${csv.columns.join(', ')}.`;
         }
-        problems.push(...rendered.errors.map((e) => `Line ${e.line}: ${e.reason}`));
-        // The rendered envelopes themselves (their `line` rides along): no second object per row.
-        envelopes = rendered.envelopes;
-        septets = rendered.septets;
-        pieces = rendered.pieces;
-        recipients = envelopes.map((e) => e.to);
+        problems.push(...addressed.errors.map((e) => `Line ${e.line}: ${e.reason}`));
+        rows = addressed.rows;
+        recipients = rows.map((r) => r.to);
         if (problems.length > 0)
           errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
-        else if (envelopes.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
+        else if (rows.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
       }
       const unsendableCsv = unsendableProblem(input.csvText, 'lines');
       if (unsendableCsv) errors.csv = unsendableCsv;
@@ -343,10 +361,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   if (optedOut.size > 0) {
     recipients = recipients.filter((r) => !optedOut.has(r));
     if (fileReport) {
-      const fromFile = input.mode === 'same' ? fileNumbers : (envelopes ?? []).map((e) => e.to);
+      const fromFile = input.mode === 'same' ? fileNumbers : (rows ?? []).map((r) => r.to);
       fileReport.optedOut = fromFile.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
     }
-    envelopes = envelopes?.filter((e) => !optedOut.has(e.to));
+    rows = rows?.filter((r) => !optedOut.has(r.to));
     const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
       `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,
@@ -362,25 +380,19 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     }
   }
 
-  const messages = envelopes ? envelopes.map((e) => e.message) : [text];
-  const known = envelopes && septets ? septetsInOrder(envelopes, septets) : undefined;
-  const { encoding, segments: counted } = batchEncoding(messages, input.encoding, known);
+  const messages = rows && addressed ? personalisedMessages(rows, addressed) : sameTextMessages(text);
+  const { encoding, segments: counted } = batchEncoding(messages, input.encoding);
   let segmentsPerMessage = 0;
   let totalSegments = 0;
-  for (let m = 0; m < messages.length; m++) {
-    const message = messages[m]!;
-    const segments = counted
-      ? counted[m]!
-      : known
-        ? segmentsOfCounted(message, encoding, known.gsm7[m]!, known.turkish[m]!, known.surrogates[m] === 1)
-        : segmentsIn(message, encoding);
+  for (let m = 0; m < messages.count; m++) {
+    const segments = counted ? counted[m]! : segmentsOf(messages, m, encoding);
     // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;
       totalSegments += segments;
       continue;
     }
-    const analysis = analyzeText(message, { encoding });
+    const analysis = analyzeText(messages.messageAt(m), { encoding });
     if (analysis.unrepresentable.length > 0) {
       return {
         ok: false,
@@ -392,7 +404,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     segmentsPerMessage = Math.max(segmentsPerMessage, analysis.segments);
     totalSegments += analysis.segments;
   }
-  if (!envelopes) totalSegments *= recipients.length;
+  if (!rows) totalSegments *= recipients.length;
   if (segmentsPerMessage > settings.maxSegments) {
     return {
       ok: false,
@@ -401,25 +413,65 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       },
     };
   }
+  const draft: Draft = {
+    sender,
+    mode: input.mode,
+    recipients,
+    text,
+    encoding,
+    dataCoding: dataCodingOf(encoding),
+    validityMinutes: validity as number,
+    segmentsPerMessage,
+    totalSegments,
+    estimatedCost: totalSegments * settings.pricePerSegment,
+    notices,
+  };
+  if (!rows || !addressed) return { ok: true, ...(fileReport ? { fileReport } : {}), draft };
+  const compact = compactOf(rows, addressed.pieces);
   return {
     ok: true,
     ...(fileReport ? { fileReport } : {}),
-    ...(envelopes && pieces ? { compact: compactOf(envelopes, pieces) } : {}),
-    draft: {
-      sender,
-      mode: input.mode,
-      recipients,
-      envelopes,
-      text,
-      encoding,
-      dataCoding: dataCodingOf(encoding),
-      validityMinutes: validity as number,
-      segmentsPerMessage,
-      totalSegments,
-      estimatedCost: totalSegments * settings.pricePerSegment,
-      notices,
-    },
+    compact,
+    draft: withEnvelopesOnDemand({ ...draft, firstMessage: messages.messageAt(0) }, compact),
   };
+}
+
+/** The envelopes of a personalised draft: its recipients, in order, with their messages joined from `compact`. */
+export function envelopesOf(
+  recipients: readonly string[],
+  compact: CompactEnvelopes,
+): { to: string; message: string }[] | undefined {
+  const placeholders = compact.literals.length - 1;
+  if (placeholders < 0 || compact.values.length !== recipients.length * placeholders) return undefined;
+  const envelopes: { to: string; message: string }[] = new Array(recipients.length);
+  for (let i = 0; i < recipients.length; i++) {
+    envelopes[i] = {
+      to: recipients[i]!,
+      message: joinMessage(compact.literals, compact.values, i * placeholders),
+    };
+  }
+  return envelopes;
+}
+
+/**
+ * The draft with `envelopes` joined the first time anything reads them (the send, a stored copy, a spread),
+ * then kept: a compose of 100,000 rows counts, checks and confirms without 100,000 messages in memory.
+ * Every reader gets the same plain array it always got; only when it is built changes.
+ */
+function withEnvelopesOnDemand(draft: Draft, compact: CompactEnvelopes): Draft {
+  let joined: Draft['envelopes'];
+  Object.defineProperty(draft, 'envelopes', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      joined ??= envelopesOf(draft.recipients, compact);
+      return joined;
+    },
+    set(value: Draft['envelopes']) {
+      joined = value;
+    },
+  });
+  return draft;
 }
 
 /**
@@ -433,9 +485,8 @@ function personalisedFromFile(
   template: string,
   country: CountryCode,
 ): {
-  envelopes: Envelope[];
-  septets?: RenderedEnvelopes['septets'];
-  pieces?: RenderedEnvelopes['pieces'];
+  rows: AddressedRow[];
+  addressed?: AddressedRows;
   report: FileReport;
   fileError?: string;
   textError?: string;
@@ -454,31 +505,31 @@ function personalisedFromFile(
   };
   if (csv.errors.length > 0) {
     const first = csv.errors[0]!;
-    return { envelopes: [], report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
+    return { rows: [], report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
   }
-  const rendered = renderEnvelopes(template, csv, country);
-  if (rendered.missingColumns.length > 0) {
+  const addressed = addressRows(template, csv, country);
+  if (addressed.missingColumns.length > 0) {
     return {
-      envelopes: [],
+      rows: [],
       report,
-      textError: `No column for ${rendered.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
+      textError: `No column for ${addressed.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
     };
   }
   // Rows are in line order: the few rejected ones are found by bisection, without a map of every row.
-  const rows = csv.rows;
+  const records = csv.rows;
   const numberAt = (line: number) => {
     let lo = 0;
-    let hi = rows.length - 1;
+    let hi = records.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const at = rows[mid]!.line;
-      if (at === line) return rows[mid]!.fields[csv.numberIndex] ?? '';
+      const at = records[mid]!.line;
+      if (at === line) return records[mid]!.fields[csv.numberIndex] ?? '';
       if (at < line) lo = mid + 1;
       else hi = mid - 1;
     }
     return '';
   };
-  for (const e of rendered.errors) {
+  for (const e of addressed.errors) {
     if (e.reason.startsWith('same number as line')) report.duplicates++;
     else
       report.rejected.push({
@@ -487,13 +538,14 @@ function personalisedFromFile(
         reason: e.reason.replace(/^"[^"]*": /, ''),
       });
   }
-  // The rendered envelopes themselves (their `line` rides along): no second object per row. Only a message
-  // with a value that is not sendable on its own is read whole (two values may hold the halves of one pair).
-  const { septets } = rendered;
-  // The common file has no such value at all: its envelopes are kept as they are, without a copy.
-  const envelopes: Envelope[] = septets.unsure.includes(1) ? [] : rendered.envelopes;
-  for (const e of envelopes === rendered.envelopes ? [] : rendered.envelopes) {
-    const bad = septets.unsure[e.line] === 1 ? unsendableCharacters(e.message)[0] : undefined;
+  // Only a message with a value that is not sendable on its own is joined and read whole (two values may hold
+  // the halves of one pair). The common file has no such value at all: its rows are kept without a copy.
+  const { septets } = addressed;
+  const { literals, valuesByLine } = addressed.pieces;
+  const rows: AddressedRow[] = septets.unsure.includes(1) ? [] : addressed.rows;
+  for (const e of rows === addressed.rows ? [] : addressed.rows) {
+    const message = () => joinMessage(literals, valuesByLine, e.line * (literals.length - 1));
+    const bad = septets.unsure[e.line] === 1 ? unsendableCharacters(message())[0] : undefined;
     if (bad) {
       report.rejected.push({
         line: e.line,
@@ -502,15 +554,13 @@ function personalisedFromFile(
       });
       continue;
     }
-    envelopes.push(e);
+    rows.push(e);
   }
   report.rejected.sort((a, b) => a.line - b.line);
-  report.valid = envelopes.length;
-  if (envelopes.length === 0) {
+  report.valid = rows.length;
+  if (rows.length === 0) {
     return {
-      envelopes,
-      septets,
-      pieces: rendered.pieces,
+      rows,
       report,
       fileError:
         report.rejected.length > 0
@@ -518,15 +568,15 @@ function personalisedFromFile(
           : `“${file.name}” has no rows under its header.`,
     };
   }
-  return { envelopes, septets, pieces: rendered.pieces, report };
+  return { rows, addressed, report };
 }
 
 /** The values of each envelope left (after rejections and opt-outs), in envelope order. */
-function compactOf(envelopes: readonly Envelope[], pieces: RenderedEnvelopes['pieces']): CompactEnvelopes {
+function compactOf(rows: readonly AddressedRow[], pieces: AddressedRows['pieces']): CompactEnvelopes {
   const placeholders = pieces.literals.length - 1;
-  const values: string[] = new Array(envelopes.length * placeholders);
-  for (let e = 0; e < envelopes.length; e++) {
-    const from = envelopes[e]!.line * placeholders;
+  const values: string[] = new Array(rows.length * placeholders);
+  for (let e = 0; e < rows.length; e++) {
+    const from = rows[e]!.line * placeholders;
     for (let i = 0; i < placeholders; i++) values[e * placeholders + i] = pieces.valuesByLine[from + i]!;
   }
   return { literals: pieces.literals, values };

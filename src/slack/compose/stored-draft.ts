@@ -1,10 +1,9 @@
-import { joinMessage } from '../../sms/index.js';
-import type { CompactEnvelopes, Draft } from './draft.js';
+import { type CompactEnvelopes, type Draft, envelopesOf } from './draft.js';
 
 /**
  * A draft as the drafts store keeps it between the confirmation and the click that sends it. A personalised
  * draft keeps its messages as the template's text and each envelope's values (`compact`), not as 100,000
- * rendered messages: a quarter of the JSON, which every instance writes and reads back (and SQLite writes
+ * joined messages: a quarter of the JSON, which every instance writes and reads back (and SQLite writes
  * twice, through its write-ahead log). The messages are joined again, the same way, when the draft is read.
  */
 export interface DraftToKeep {
@@ -12,11 +11,15 @@ export interface DraftToKeep {
   compact?: CompactEnvelopes;
 }
 
-/** What to store: the draft without its rendered messages when they can be joined again from `compact`. */
+/** What to store: the draft without its messages when they can be joined again from `compact`. */
 export function keptForm<T extends DraftToKeep>(stored: T): T {
-  if (!stored.compact || !stored.draft.envelopes) return stored;
-  const { envelopes: _rendered, ...draft } = stored.draft;
-  return { ...stored, draft: draft as Draft };
+  if (!stored.compact) return stored;
+  // Copied key by key: reading `envelopes` would join every message (buildDraft joins them on demand).
+  const draft: Record<string, unknown> = {};
+  for (const key of Object.keys(stored.draft)) {
+    if (key !== 'envelopes') draft[key] = stored.draft[key as keyof Draft];
+  }
+  return { ...stored, draft: draft as unknown as Draft };
 }
 
 /**
@@ -27,15 +30,6 @@ export function keptForm<T extends DraftToKeep>(stored: T): T {
 export function restoredForm<T extends DraftToKeep>(stored: T): T | undefined {
   const { compact, draft } = stored;
   if (!compact || draft.envelopes) return stored;
-  const placeholders = compact.literals.length - 1;
-  const { recipients } = draft;
-  if (placeholders < 0 || compact.values.length !== recipients.length * placeholders) return undefined;
-  const envelopes: { to: string; message: string }[] = new Array(recipients.length);
-  for (let i = 0; i < recipients.length; i++) {
-    envelopes[i] = {
-      to: recipients[i]!,
-      message: joinMessage(compact.literals, compact.values, i * placeholders),
-    };
-  }
-  return { ...stored, draft: { ...draft, envelopes } };
+  const envelopes = envelopesOf(draft.recipients, compact);
+  return envelopes ? { ...stored, draft: { ...draft, envelopes } } : undefined;
 }

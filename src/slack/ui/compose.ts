@@ -290,7 +290,9 @@ export function messageView(title: string, blocks: KnownBlock[]): ModalView {
 }
 
 export function draftSummary(draft: Draft): KnownBlock[] {
-  const sample = draft.envelopes?.[0];
+  // A personalised draft's first message, without joining the others (see buildDraft).
+  const first = draft.firstMessage ?? draft.envelopes?.[0]?.message;
+  const sample = first === undefined ? undefined : { to: draft.recipients[0] ?? '', message: first };
   const blocks: KnownBlock[] = [
     fields([
       ['Sender', escapeMrkdwn(draft.sender)],

@@ -4,6 +4,8 @@ import { buildDraft, type ComposeInput, type DraftContext } from '../../../src/s
 import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
+import { personalisedTable } from '../../../src/sms/file-recipients.js';
+import { renderEnvelopes } from '../../../src/sms/personalise.js';
 import { readTableFile } from '../../../src/sms/table-file.js';
 
 const ctx: DraftContext = {
@@ -65,6 +67,21 @@ describe('a personalised draft from a file', () => {
     expect(draft.segmentsPerMessage).toBe(Math.max(...analyses.map((a) => a.segments)));
     expect(draft.totalSegments).toBe(analyses.reduce((n, a) => n + a.segments, 0));
     expect(draft.segmentsPerMessage).toBeGreaterThan(1);
+  });
+});
+
+describe('a personalised draft’s messages', () => {
+  it('are joined when first read, the same as rendering the table, and are in every copy of the draft', async () => {
+    const csv = 'Telefon;Ad;Kod\n05321234567;Ayşe;A1\n05331234567;Ali;B2\n05321234567;Tekrar;C3\n';
+    const template = 'Merhaba {{Ad}}, kodunuz {{Kod}}.';
+    const { draft } = await fromFile(csv, template);
+    const table = await readTableFile('list.csv', new Uint8Array(Buffer.from(`\uFEFF${csv}`, 'utf16le')));
+    const rendered = renderEnvelopes(template, personalisedTable(table, 'TR'), 'TR').envelopes;
+    const expected = rendered.map(({ to, message }) => ({ to, message }));
+    expect(draft.firstMessage).toBe('Merhaba Ayşe, kodunuz A1.');
+    expect(JSON.parse(JSON.stringify(draft)).envelopes).toEqual(expected);
+    expect({ ...draft }.envelopes).toEqual(expected);
+    expect(draft.envelopes).toBe(draft.envelopes);
   });
 });
 

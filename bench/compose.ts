@@ -5,13 +5,12 @@
 // JSON.stringify of the SubmitMulti body that send would make — work no implementation can skip. Measured in a
 // child process with the node flags of `npm start` (the bot composes in its own process, with those flags).
 // Run alone with `npx tsx bench/compose.ts`.
-import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
-import { startNodeFlags } from './node-flags.js';
+import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
 
 const RECIPIENTS = 10_000;
@@ -161,22 +160,7 @@ async function measureCompose(): Promise<Figure[]> {
 }
 
 export function benchCompose(): Promise<Figure[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...startNodeFlags(), '--import', 'tsx', fileURLToPath(import.meta.url), '--child'],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`compose bench child exited ${code}`));
-      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '[]') as Figure[]);
-    });
-  });
+  return runBenchChild<Figure[]>(fileURLToPath(import.meta.url), []);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,7 +6,6 @@
 // on its own (SQLite, a file in a temporary folder) and printed as a figure of its own. The floor is JSON.stringify of the SubmitMulti bodies the send
 // would make in chunks of 1,000 (SUBMIT_CHUNK_SIZE's default). Each file runs in a fresh child process, with the
 // node flags of `npm start`, so its peak RSS (process.resourceUsage().maxRSS) is its own. Run alone with `npx tsx bench/files.ts`.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +22,7 @@ import { confirmView } from '../src/slack/ui/compose.js';
 import { readTableFile } from '../src/sms/table-file.js';
 import { openStore } from '../src/store/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
-import { startNodeFlags } from './node-flags.js';
+import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
 
 const ROWS = 100_000;
@@ -173,31 +172,8 @@ async function runChild(kind: Kind): Promise<ChildResult> {
 }
 
 function childProcess(kind: Kind, path: string): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [
-        ...startNodeFlags(),
-        '--expose-gc',
-        '--import',
-        'tsx',
-        fileURLToPath(import.meta.url),
-        '--child',
-        kind,
-        path,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0) return reject(new Error(`files bench child (${kind}) exited ${code}`));
-      resolve(JSON.parse(line) as ChildResult);
-    });
+  return runBenchChild<ChildResult>(fileURLToPath(import.meta.url), [kind, path], {
+    nodeFlags: ['--expose-gc'],
   });
 }
 

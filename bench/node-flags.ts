@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /**
  * The node flags `npm start` runs the bot with, read from package.json's start script (`node <flags>
@@ -18,4 +20,32 @@ export function startNodeFlags(): string[] {
     flags.push(word);
   }
   return flags;
+}
+
+/**
+ * Runs a bench file as the bot runs (`node <npm start's flags> [extra flags] --import tsx <file> --child …`)
+ * and resolves with the JSON its last line of output prints.
+ */
+export function runBenchChild<T>(
+  file: string,
+  args: readonly string[],
+  options: { nodeFlags?: readonly string[] } = {},
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...startNodeFlags(), ...(options.nodeFlags ?? []), '--import', 'tsx', file, '--child', ...args],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0)
+        return reject(new Error(`bench child ${basename(file)} ${args.join(' ')} exited ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1) ?? 'null') as T);
+    });
+  });
 }

@@ -132,20 +132,25 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
   let duplicates = 0;
   for (const row of rows) {
     const cell = row.fields[index] ?? '';
-    const read = readPhoneCell(cell, country);
-    if (!read.ok) {
-      rejected.push({
-        line: row.line,
-        input: cell === '' ? row.fields.join(' ') : cell,
-        reason: read.reason,
-      });
-      continue;
+    // The common cell first, without a result object per row; readPhoneCell says why for the rest.
+    let msisdn = msisdnOf(cell, country);
+    if (msisdn === undefined) {
+      const read = readPhoneCell(cell, country);
+      if (!read.ok) {
+        rejected.push({
+          line: row.line,
+          input: cell === '' ? row.fields.join(' ') : cell,
+          reason: read.reason,
+        });
+        continue;
+      }
+      msisdn = read.msisdn;
     }
-    if (seen.firstOrAdd(read.msisdn, row.line) !== undefined) {
+    if (seen.firstOrAdd(msisdn, row.line) !== undefined) {
       duplicates++;
       continue;
     }
-    recipients.push(read.msisdn);
+    recipients.push(msisdn);
   }
   return { rowsRead: rows.length, recipients, duplicates, rejected, numberColumn, hasHeader };
 }

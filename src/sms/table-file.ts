@@ -202,6 +202,22 @@ function countBreaks(fields: readonly string[]): number {
 }
 
 async function readXlsx(filename: string, bytes: Uint8Array): Promise<Table> {
+  // The cells alone, found in the sheet's bytes (xlsx-reader.ts); exceljs for anything that reader does not know.
+  const { readFirstSheet, XlsxTooLargeError } = await import('./xlsx-reader.js');
+  try {
+    const fast = readFirstSheet(bytes);
+    if (fast) return { kind: 'xlsx', records: fast.records, sheet: fast.sheet };
+  } catch (error) {
+    if (error instanceof XlsxTooLargeError) {
+      throw new TableFileError(`“${filename}” unpacks to more than 200 MB: it is not a list of recipients.`);
+    }
+    throw error;
+  }
+  return readXlsxWithExceljs(filename, bytes);
+}
+
+/** exceljs' streaming reader: rows as they are unzipped, shared strings cached, styles skipped. */
+export async function readXlsxWithExceljs(filename: string, bytes: Uint8Array): Promise<Table> {
   const records: TableRecord[] = [];
   let sheet: string | undefined;
   // exceljs is large: it is loaded when the first spreadsheet is read, not at start.

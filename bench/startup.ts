@@ -16,6 +16,7 @@ import { closedPort } from '../test/support/raw-server.js';
 import { type SocketModeServer, startSocketModeServer } from '../test/support/socket-mode-server.js';
 import { type FakeSlack, SEEDED, startFakeSlack } from '../workspace/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { startNodeFlags } from './node-flags.js';
 import {
   injectInboundBurst,
   rssMiB,
@@ -119,7 +120,8 @@ export async function benchStartup(): Promise<Figure[]> {
     PORT: String(port),
     ...gatewayEnv,
   });
-  const start = ['scripts/start.mjs'];
+  // As `npm start` runs it: its node flags too (package.json's start script).
+  const start = [...startNodeFlags(), 'scripts/start.mjs'];
   const bareBolt = ['bench/bare-bolt.mjs'];
   const kinds = {
     bareHttp: (port: number) => spawnNode(bareBolt, httpEnv(port)),

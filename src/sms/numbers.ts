@@ -56,6 +56,11 @@ export function normaliseNumber(input: string, defaultCountry: CountryCode): Nor
  * without working out why a number fails, which costs several more parses.
  */
 export function msisdnOf(input: string, defaultCountry: CountryCode): string | undefined {
+  // The common number straight from the fast reader, without a result object (a file may hold 100,000).
+  if (typeof input === 'string') {
+    const fast = fastMsisdn(input.trim(), defaultCountry);
+    if (fast !== undefined) return fast;
+  }
   try {
     const result = normalise(input, defaultCountry, false);
     return result.ok ? result.msisdn : undefined;

@@ -216,8 +216,21 @@ async function readXlsx(filename: string, bytes: Uint8Array): Promise<Table> {
   return readXlsxWithExceljs(filename, bytes);
 }
 
-/** exceljs' streaming reader: rows as they are unzipped, shared strings cached, styles skipped. */
+/**
+ * exceljs' streaming reader: rows as they are unzipped, shared strings cached, styles skipped. It refuses about one
+ * valid workbook in a hundred at random (seen: 5 of 400 fresh workbooks, each read at the second attempt), so a
+ * refusal is tried once more before the file is called unreadable.
+ */
 export async function readXlsxWithExceljs(filename: string, bytes: Uint8Array): Promise<Table> {
+  try {
+    return await readXlsxOnce(filename, bytes);
+  } catch (error) {
+    if (!(error instanceof TableFileError)) throw error;
+    return readXlsxOnce(filename, bytes);
+  }
+}
+
+async function readXlsxOnce(filename: string, bytes: Uint8Array): Promise<Table> {
   const records: TableRecord[] = [];
   let sheet: string | undefined;
   // exceljs is large: it is loaded when the first spreadsheet is read, not at start.

@@ -27,10 +27,20 @@ export function readFirstSheet(
   bytes: Uint8Array,
   limits: { maxInflatedBytes?: number } = {},
 ): FastSheet | undefined {
+  try {
+    return readSheet(bytes, limits.maxInflatedBytes ?? MAX_XLSX_INFLATED_BYTES);
+  } catch (error) {
+    // A damaged or truncated zip (an offset past its end) is exceljs' to judge, and to refuse with a reason.
+    if (error instanceof XlsxTooLargeError) throw error;
+    return undefined;
+  }
+}
+
+function readSheet(bytes: Uint8Array, maxInflatedBytes: number): FastSheet | undefined {
   const zip = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = zipEntries(zip);
   if (!entries) return undefined;
-  const budget = { left: limits.maxInflatedBytes ?? MAX_XLSX_INFLATED_BYTES };
+  const budget = { left: maxInflatedBytes };
   const text = (name: string, encoding: 'utf8' | 'latin1') => {
     const entry = entries.get(name);
     const data = entry && inflate(zip, entry, budget);

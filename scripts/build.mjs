@@ -49,6 +49,8 @@ export const EXTERNAL = [
   'pino-pretty',
   '@resvg/resvg-wasm',
   'dotenv',
+  // Bolt loads undici's index anyway (@slack/socket-mode): the gateway client shares that one copy.
+  'undici',
   // Loaded only when used (a spreadsheet read, METRICS_PORT set): left out of the bundle, read from node_modules.
   'exceljs',
   'prom-client',

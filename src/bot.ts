@@ -21,7 +21,7 @@ import type { BotMetrics, RunningMetricsServer } from './metrics/index.js';
 import { registerSecret } from './secrets.js';
 import { sendLeaseMs } from './sending/lease.js';
 import { observedFetch, type SlackApiObserver } from './slack/api-calls.js';
-import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
+import { createSlackApp, prepareSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import { campaignReporter } from './slack/campaign-cards.js';
 import { CardUpdater } from './slack/card-updates.js';
 import { cardOnProgress, postCard } from './slack/delivery-cards.js';
@@ -167,13 +167,26 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
   };
   let httpServer: RunningHttpServer | undefined;
   try {
-    const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
-    closers.push(() => store.close());
-    logger.info({ store: store.target }, 'store opened');
-
     // Loaded only when asked for: without METRICS_PORT no metric is kept and prom-client is never loaded.
     const metricsModule = config.metricsPort === undefined ? undefined : await import('./metrics/index.js');
     const metrics = metricsModule?.createMetrics();
+
+    let slackOptions = {
+      botToken: config.slack.botToken!,
+      signingSecret: config.slack.signingSecret,
+      apiUrl: config.slack.apiUrl,
+    };
+    const slackAppOptions = (from: typeof slackOptions): SlackAppOptions => ({
+      mode: config.slack.mode === 'socket' ? 'socket' : 'http',
+      ...from,
+      appToken: config.slack.appToken,
+      logger,
+      retryConfig: overrides.slackRetry,
+      apiObserver: metrics?.slackApi,
+    });
+    // Slack is asked about the token (auth.test), and the gateway probed, while the store opens. Local mode's Slack is the workspace
+    // this process serves, so its app is built once the server is up.
+    const preparedSlack = local ? undefined : prepareSlackApp(slackAppOptions(slackOptions));
 
     let gatewayUrl = config.gateway.url;
     let simulatorUrl: string | undefined;
@@ -206,9 +219,14 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       ...overrides.gatewayClient,
     });
     closers.push(() => gateway.close());
-    // Probed in the background while the rest starts: the first /healthz does not wait on a cold connection.
+    // Probed in the background while the store opens and the rest starts: the first /healthz does not wait
+    // on a cold connection.
     const gatewayHealth = gatewayProbe(gateway);
     gatewayHealth.warmUp();
+
+    const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
+    closers.push(() => store.close());
+    logger.info({ store: store.target }, 'store opened');
 
     let tracker: DeliveryTracker | undefined;
     const deps: SlackDeps = {
@@ -275,11 +293,6 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     const leaseMs = sendLeaseMs(config.gateway.timeoutMs);
     deps.sendLease = { owner: instanceId, ttlMs: leaseMs };
 
-    let slackOptions = {
-      botToken: config.slack.botToken!,
-      signingSecret: config.slack.signingSecret,
-      apiUrl: config.slack.apiUrl,
-    };
     if (local) {
       // Loaded only in local mode: the stand-in for Slack is a tool beside the product.
       const { createLocalWorkspace, SEEDED } = await import('../workspace/index.js');
@@ -297,14 +310,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };
       slackOptions = { botToken: w.botToken, signingSecret, apiUrl: w.apiUrl };
     }
-    const slack = await createSlackApp(deps, {
-      mode: config.slack.mode === 'socket' ? 'socket' : 'http',
-      ...slackOptions,
-      appToken: config.slack.appToken,
-      logger,
-      retryConfig: overrides.slackRetry,
-      apiObserver: metrics?.slackApi,
-    });
+    const slack = await createSlackApp(deps, preparedSlack ?? slackAppOptions(slackOptions));
     slackListener = slack.requestListener;
 
     const cards = new CardUpdater({ deps, client: slack.app.client, logger });

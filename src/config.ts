@@ -7,6 +7,7 @@ import { parseSurveyKeywords } from './jobs/inbound-surveys.js';
 import { concealSecrets, shown } from './secrets.js';
 import { DEFAULT_STOP_WORDS } from './sms/index.js';
 import { maskUrl } from './store/url.js';
+import { isTimeZone } from './time-zones.js';
 
 /**
  * The whole configuration, read once from process.env (after dotenv) by main.ts and passed down.
@@ -96,15 +97,6 @@ const SECRET_VARIABLES = new Set([
 
 /** Where local mode may listen: the bot calls its own workspace over loopback, which refuses other machines. */
 const LOCAL_MODE_HOSTS = new Set(['localhost', '::1', '0.0.0.0', '::']);
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const optionalText = z
   .string()

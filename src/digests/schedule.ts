@@ -1,4 +1,5 @@
 import { parse, validateDetailed } from 'node-cron';
+import { isTimeZone } from '../time-zones.js';
 import {
   addDays,
   type DayClock,
@@ -8,6 +9,7 @@ import {
   type LocalDate,
   localDate,
   weekday,
+  ZoneDayClocks,
 } from './schedule-tz.js';
 
 /**
@@ -48,15 +50,6 @@ interface Fields {
   daysOfMonth: Array<number | string>;
   months: Set<number>;
   daysOfWeek: Array<number | string>;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Throws InvalidScheduleError naming the field at fault. */
@@ -130,11 +123,12 @@ class CronSchedule implements Schedule {
     let shortest = Number.POSITIVE_INFINITY;
     let previousLast: number | undefined;
     let date = localDate(from.getTime(), this.timeZone);
+    const clocks = new ZoneDayClocks(this.timeZone, date, addDays(date, HORIZON_DAYS));
     for (let i = 0; i <= HORIZON_DAYS; i++, date = addDays(date, 1)) {
       if (!this.#dayMatches(date)) continue;
       // On a day whose offset never changes, slots are as far apart as their wall times; around a change,
       // the day's real slots are listed and compared one by one.
-      const clock = dayClock(date, this.timeZone);
+      const clock = clocks.dayClock(date);
       let first: number | undefined;
       let last: number | undefined;
       if (clock.transition === undefined) {

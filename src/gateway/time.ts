@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { isUtcZone } from '../time-zones.js';
 
 /**
  * The gateway writes timestamps without a zone (`2024-01-02T03:04:05.1234567`) in a zone of its own
@@ -19,6 +20,12 @@ export function parseGatewayTime(text: string, timeZone: string): Date | undefin
     return Number.isNaN(date.getTime()) ? undefined : date;
   }
   const fields = [Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms] as const;
+  // UTC, the default, is read without Intl (see time-zones.ts).
+  if (isUtcZone(timeZone)) {
+    const utc = new Date(Date.UTC(...fields));
+    if (utc.getUTCMonth() !== fields[1] || utc.getUTCDate() !== fields[2]) return undefined;
+    return utc;
+  }
   const date = new TZDate(...fields, timeZone);
   // Reject impossible dates (Feb 30) instead of letting them roll over into another day.
   if (date.getMonth() !== fields[1] || date.getDate() !== fields[2]) return undefined;
@@ -26,8 +33,12 @@ export function parseGatewayTime(text: string, timeZone: string): Date | undefin
 }
 
 export function formatGatewayTime(date: Date, timeZone: string): string {
-  const z = new TZDate(date.getTime(), timeZone);
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  if (isUtcZone(timeZone)) {
+    // toISOString is that very form in UTC, with milliseconds: 2024-01-02T03:04:05.123Z.
+    return `${date.toISOString().slice(0, 23)}0000`;
+  }
+  const z = new TZDate(date.getTime(), timeZone);
   return (
     `${z.getFullYear()}-${pad(z.getMonth() + 1)}-${pad(z.getDate())}` +
     `T${pad(z.getHours())}:${pad(z.getMinutes())}:${pad(z.getSeconds())}.${pad(z.getMilliseconds(), 3)}0000`

@@ -1,17 +1,7 @@
-// undici's index loads all of undici (fetch, WebSocket, EventSource, caches, mocks, interceptors: 1 MB of the
-// bundle, evaluated at start and kept in memory); the gateway client needs only a Pool and its request().
-// So: the Pool module, and the request API put on Dispatcher's prototype, exactly as undici's index does it
-// (the same assignment, so loading both is harmless). Deep paths are stable within a major version; undici is
-// pinned by package-lock.json, and test/gateway/client.test.ts exercises every call through it.
-import type { Pool as UndiciPool } from 'undici';
-// @ts-expect-error undici ships types for its index only
-import api from 'undici/lib/api/index.js';
-// @ts-expect-error undici ships types for its index only
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-// @ts-expect-error undici ships types for its index only
-import PoolModule from 'undici/lib/dispatcher/pool.js';
+// undici's Pool, from undici's index in node_modules, not bundled: Bolt loads that same index at start
+// (@slack/socket-mode requires it, even in HTTP mode), so importing it here costs nothing more, where a bundled
+// copy was a second undici compiled, evaluated and kept in memory (about 370 KB of main.js).
+import { Pool as UndiciPool } from 'undici';
 
-Object.assign((Dispatcher as { prototype: object }).prototype, api);
-
-export const Pool = PoolModule as typeof UndiciPool;
+export const Pool = UndiciPool;
 export type Pool = UndiciPool;

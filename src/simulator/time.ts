@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { isTimeZone } from '../time-zones.js';
 
 /**
  * Writes a moment the way the gateway does: wall-clock time in the gateway's zone, seven
@@ -54,10 +55,5 @@ function offsetMinutes(zone: string): number {
 
 /** True when the zone is an IANA name the runtime knows. */
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+  return isTimeZone(timeZone);
 }

@@ -41,8 +41,21 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/** Builds the Bolt app with every listener; nothing is listening until start(). */
-export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions): Promise<SlackApp> {
+/**
+ * The Bolt app built, without listeners yet, its token being checked (auth.test) meanwhile: the composition
+ * starts this before it opens the store, so the round trip to Slack overlaps the migrations instead of
+ * following them.
+ */
+export interface PreparedSlackApp {
+  readonly app: App;
+  readonly receiver: HTTPReceiver | SocketModeReceiver;
+  readonly options: SlackAppOptions;
+  /** Settles when auth.test has answered; rejects for a token Slack refuses. */
+  readonly verified: Promise<void>;
+}
+
+/** Builds the Bolt app and sends its auth.test; nothing is listening, and no listener is registered. */
+export function prepareSlackApp(options: SlackAppOptions): PreparedSlackApp {
   const logger = boltLogger(options.logger);
   const requestLog = options.logger.child({ component: 'slack' });
   const clientOptions = {
@@ -98,11 +111,27 @@ export async function createSlackApp(deps: SlackDeps, options: SlackAppOptions):
     const error = (args as unknown as { error: Error & { code?: string } }).error;
     options.logger.warn({ err: error.message, code: error.code }, 'unhandled listener error');
   });
+  const verified = app.init();
+  // Awaited by createSlackApp; until then a refusal must not surface as an unhandled rejection.
+  verified.catch(() => undefined);
+  return { app, receiver, options, verified };
+}
+
+/**
+ * Builds the Bolt app with every listener (from a prepared one, or anew) once its token is verified; nothing
+ * is listening until start().
+ */
+export async function createSlackApp(
+  deps: SlackDeps,
+  from: SlackAppOptions | PreparedSlackApp,
+): Promise<SlackApp> {
+  const { app, receiver, options, verified } = 'verified' in from ? from : prepareSlackApp(from);
+  const requestLog = options.logger.child({ component: 'slack' });
   registerCommands(app, deps);
   registerViews(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
-  await app.init();
+  await verified;
   return {
     app,
     requestListener:

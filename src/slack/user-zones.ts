@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log.js';
+import { isTimeZone } from '../time-zones.js';
 import type { ComposeZone } from './ui/scheduled.js';
 
 /** A person rarely moves: their zone is asked again after this long (users.info is Tier 4, 100 a minute). */
@@ -9,13 +10,7 @@ const FAILED_TTL_MS = 60_000;
 const MAX_CACHED = 5_000;
 
 function isZone(tz: unknown): tz is string {
-  if (typeof tz !== 'string' || tz === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof tz === 'string' && isTimeZone(tz);
 }
 
 /**

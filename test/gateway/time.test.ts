@@ -43,4 +43,26 @@ describe('gateway timestamps', () => {
     expect(formatGatewayTime(date, 'Europe/Istanbul')).toBe('2024-07-02T12:00:00.1230000');
     expect(parseGatewayTime(formatGatewayTime(date, 'America/New_York'), 'America/New_York')).toEqual(date);
   });
+
+  it('reads and writes UTC, the default zone, as any zone at offset zero', () => {
+    // Africa/Abidjan is UTC+0 all year and goes through the zone-aware path; UTC takes a shorter one.
+    const texts = [
+      '2024-01-02T03:04:05.1234567',
+      '2024-02-29T23:59:59.9',
+      '2023-12-31T00:00:00',
+      '2024-06-30T12:30',
+    ];
+    for (const text of texts) {
+      expect(parseGatewayTime(text, 'UTC')).toEqual(parseGatewayTime(text, 'Africa/Abidjan'));
+    }
+    for (const bad of ['2023-02-29T00:00:00', '2024-04-31T10:00:00', '2024-02-30T00:00:00']) {
+      expect(parseGatewayTime(bad, 'UTC'), bad).toBeUndefined();
+      expect(parseGatewayTime(bad, 'Africa/Abidjan'), bad).toBeUndefined();
+    }
+    for (const iso of ['2024-07-02T09:00:00.123Z', '1999-12-31T23:59:59.999Z', '2030-01-01T00:00:00.000Z']) {
+      const date = new Date(iso);
+      expect(formatGatewayTime(date, 'UTC')).toBe(formatGatewayTime(date, 'Africa/Abidjan'));
+      expect(parseGatewayTime(formatGatewayTime(date, 'UTC'), 'UTC')).toEqual(date);
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compileSchedule, InvalidScheduleError } from '../../src/digests/schedule.js';
 import { describeCron, parseScheduleWords } from '../../src/digests/schedule-forms.js';
 import { atMostEvery, describeInterval } from '../../src/digests/schedule-interval.js';
+import { addDays, dayClock, localDate, ZoneDayClocks } from '../../src/digests/schedule-tz.js';
 import { DigestScheduler, digestJob } from '../../src/jobs/digest-scheduler.js';
 import { silentLogger } from '../../src/log.js';
 import type { Store } from '../../src/store/index.js';
@@ -203,6 +204,33 @@ describe('the shortest time between two runs of a schedule', () => {
     expect(gap('59 1 * * *', 'Europe/Berlin')).toBe('23 hours');
     expect(gap('0 9 * * *', 'Europe/Berlin')).toBe('23 hours');
     expect(gap('0 9 * * *', 'Europe/Istanbul')).toBe('1 day');
+  });
+
+  it('finds the day clocks of four years from the offset changes alone, as asking for every day would', () => {
+    // Zones with changes twice a year, half-hour offsets and shifts, a Ramadan pause, none at all, and UTC.
+    for (const zone of [
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Africa/Casablanca',
+      'Asia/Gaza',
+      'America/Santiago',
+      'Europe/Istanbul',
+      'UTC',
+    ]) {
+      const first = localDate(FROM.getTime(), zone);
+      const last = addDays(first, 4 * 366 + 1);
+      const clocks = new ZoneDayClocks(zone, first, last);
+      const changes = new Set<number>();
+      for (let date = first; date.year <= last.year; date = addDays(date, 1)) {
+        const expected = dayClock(date, zone);
+        if (expected.transition !== undefined) changes.add(expected.transition);
+        expect(clocks.dayClock(date), `${zone} ${JSON.stringify(date)}`).toEqual(expected);
+        if (date.year === last.year && date.month === last.month && date.day === last.day) break;
+      }
+      // The walk did meet changes: Berlin's clocks go forward and back each of the four years.
+      if (zone === 'Europe/Berlin') expect(changes.size).toBe(8);
+    }
   });
 
   it('is undefined for a schedule that runs at most once in four years', () => {

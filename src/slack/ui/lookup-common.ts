@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { LIMITS } from './blocks.js';
-import { escapeMrkdwn, truncate } from './format.js';
+import { escapeMrkdwn, onFirstUse, truncate } from './format.js';
 
 /** What every look-up builder returns: blocks, and the plain summary Slack shows in notifications. */
 export interface LookupMessage {
@@ -18,12 +18,14 @@ export interface LookupView {
 /** Room left for the simulated notice, a header, a summary and a trailer in a 50-block message. */
 export const LIST_BLOCK_BUDGET = LIMITS.blocksPerMessage - 8;
 
-const percent = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent = onFirstUse(
+  () => new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+);
 
 /** `part` as a share of `whole`, one decimal; a dash when there is nothing to divide by. */
 export function formatPercent(part: number, whole: number): string {
   if (!(whole > 0)) return '—';
-  return `${percent.format((part / whole) * 100)}%`;
+  return `${percent().format((part / whole) * 100)}%`;
 }
 
 /** A signed relative change ("+12.5%", "−3.0%"); a dash when the base is zero. */
@@ -31,7 +33,7 @@ export function formatChange(current: number, previous: number): string {
   if (!(previous > 0)) return '—';
   const change = ((current - previous) / previous) * 100;
   const sign = change > 0 ? '+' : change < 0 ? '−' : '±';
-  return `${sign}${percent.format(Math.abs(change))}%`;
+  return `${sign}${percent().format(Math.abs(change))}%`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import type { KnownBlock } from '@slack/types';
 import type { MonthlyStats } from '../../gateway/index.js';
 import { context, header, section, simulatedNotice } from './blocks.js';
-import { formatCount } from './format.js';
+import { formatCount, onFirstUse } from './format.js';
 import {
   formatChange,
   formatPercent,
@@ -14,11 +14,13 @@ import {
 const MONTHS_SHOWN = 12;
 const BAR_CELLS = 12;
 
-const monthName = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const monthName = onFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+);
 
 /** "September 2024": the gateway's year and month, with no time zone to shift them. */
 export function monthLabel(m: Pick<MonthlyStats, 'year' | 'month'>): string {
-  return monthName.format(new Date(Date.UTC(m.year, m.month - 1, 1)));
+  return monthName().format(new Date(Date.UTC(m.year, m.month - 1, 1)));
 }
 
 /** Of the messages that reached a final state: pending ones would make the current month look worse than it is. */

@@ -88,6 +88,9 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
+/** How long after start the background loops make their first pass. */
+const LOOPS_START_DELAY_MS = 500;
+
 /** Where this process reaches its own server: loopback, in the family HOST listens on. */
 function selfUrl(host: string, port: number): string {
   if (host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
@@ -454,13 +457,18 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         if (started) return;
         started = true;
         if (overrides.startJobs !== false) {
-          liveTracker.start();
-          campaigns.start();
-          relay.start();
-          digests.start();
-          alerts.start();
-          retention.start();
-          scheduled.start();
+          // The loops' first passes (a poll, a purge, a digest check: each a query or a gateway call) wait until
+          // start-up is over, so the first /healthz and the first Slack requests are not queued behind them.
+          const loops = setTimeout(() => {
+            liveTracker.start();
+            campaigns.start();
+            relay.start();
+            digests.start();
+            alerts.start();
+            retention.start();
+            scheduled.start();
+          }, LOOPS_START_DELAY_MS);
+          closers.push(async () => clearTimeout(loops));
         }
         await slack.start();
         closers.push(() => slack.stop());

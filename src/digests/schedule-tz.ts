@@ -40,14 +40,19 @@ export function dayClock(date: LocalDate, timeZone: string): DayClock {
   const before = offsetMs(timeZone, lo);
   const after = offsetMs(timeZone, hi);
   if (before === after) return { before, after };
-  let low = lo;
-  let high = hi;
+  return { before, after, transition: firstChangeAfter(timeZone, lo, hi, before) };
+}
+
+/** The first instant in (from, to] at which the zone no longer shows `offset` (it does at `from`, not at `to`). */
+function firstChangeAfter(timeZone: string, from: number, to: number, offset: number): number {
+  let low = from;
+  let high = to;
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);
-    if (offsetMs(timeZone, mid) === before) low = mid;
+    if (offsetMs(timeZone, mid) === offset) low = mid;
     else high = mid;
   }
-  return { before, after, transition: high };
+  return high;
 }
 
 const WEEK_MS = 7 * 24 * HOUR_MS;
@@ -80,16 +85,9 @@ export class ZoneDayClocks {
         at = next;
         continue;
       }
-      let low = at;
-      let high = next;
-      while (high - low > 1) {
-        const mid = Math.floor((low + high) / 2);
-        if (offsetMs(timeZone, mid) === offset) low = mid;
-        else high = mid;
-      }
-      offset = offsetMs(timeZone, high);
-      this.#changes.push({ at: high, after: offset });
-      at = high;
+      at = firstChangeAfter(timeZone, at, next, offset);
+      offset = offsetMs(timeZone, at);
+      this.#changes.push({ at, after: offset });
     }
   }
 

@@ -91,6 +91,11 @@ export class ZoneDayClocks {
     }
   }
 
+  /** True when the zone changes its offset between `first` and `last`. */
+  get changes(): boolean {
+    return this.#changes.length > 0;
+  }
+
   /** What dayClock(date, timeZone) answers, for a date between `first` and `last`. */
   dayClock(date: LocalDate): DayClock {
     const [lo, hi] = dayBounds(date);

@@ -40,6 +40,8 @@ export class InvalidScheduleError extends Error {
   override readonly name = 'InvalidScheduleError';
 }
 
+const DAY_MS = 86_400_000;
+
 /** Far enough for a 29 February schedule to come round. */
 const HORIZON_DAYS = 4 * 366 + 1;
 
@@ -81,6 +83,8 @@ export function compileSchedule(expression: string, timeZone: string): Schedule 
 class CronSchedule implements Schedule {
   readonly #fields: Fields;
   readonly #everyHour: boolean;
+  /** Every day of every month matches: each day's slots are the same wall times. */
+  readonly #everyDay: boolean;
   readonly #firstWallTime: [number, number, number];
   readonly #lastWallTime: [number, number, number];
 
@@ -91,6 +95,10 @@ class CronSchedule implements Schedule {
   ) {
     this.#fields = fields;
     this.#everyHour = fields.hours.length === 24;
+    this.#everyDay =
+      fields.months.size === 12 &&
+      new Set(fields.daysOfMonth.filter((d) => typeof d === 'number')).size === 31 &&
+      new Set(fields.daysOfWeek.filter((d) => typeof d === 'number')).size === 7;
     const { hours, minutes, seconds } = fields;
     this.#firstWallTime = [hours[0]!, minutes[0]!, seconds[0]!];
     this.#lastWallTime = [hours.at(-1)!, minutes.at(-1)!, seconds.at(-1)!];
@@ -124,6 +132,14 @@ class CronSchedule implements Schedule {
     let previousLast: number | undefined;
     let date = localDate(from.getTime(), this.timeZone);
     const clocks = new ZoneDayClocks(this.timeZone, date, addDays(date, HORIZON_DAYS));
+    if (this.#everyDay && !clocks.changes) {
+      // Every day alike and no offset change (UTC, the default): the closest two slots are two of one day, or a
+      // day's last and the next day's first. The walk below finds the same after four years of days.
+      const [fh, fm, fs] = this.#firstWallTime;
+      const [lh, lm, ls] = this.#lastWallTime;
+      const overnight = DAY_MS - ((lh - fh) * 3600 + (lm - fm) * 60 + (ls - fs)) * 1000;
+      return Math.min(ordinaryDayGap ?? overnight, overnight);
+    }
     for (let i = 0; i <= HORIZON_DAYS; i++, date = addDays(date, 1)) {
       if (!this.#dayMatches(date)) continue;
       // On a day whose offset never changes, slots are as far apart as their wall times; around a change,

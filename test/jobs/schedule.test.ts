@@ -233,6 +233,20 @@ describe('the shortest time between two runs of a schedule', () => {
     }
   });
 
+  it('answers an every-day schedule in a zone without changes at once, as the walk over its days would', () => {
+    // `1-30,L` is every day too, written so that the walk over four years of days is taken.
+    for (const time of ['0 9', '0,1 9', '0 9-17', '*/14 *', '0 23', '30 0,23', '15 3 1,2', '59 23 0']) {
+      const words = time.split(' ');
+      const seconds = words.length === 3 ? `${words.shift()} ` : '';
+      const [minute, hour] = words;
+      for (const zone of ['UTC', 'Asia/Tokyo']) {
+        const fast = compileSchedule(`${seconds}${minute} ${hour} * * *`, zone).shortestGapMs(FROM);
+        const walked = compileSchedule(`${seconds}${minute} ${hour} 1-30,L * *`, zone).shortestGapMs(FROM);
+        expect({ time, zone, gap: fast }).toEqual({ time, zone, gap: walked });
+      }
+    }
+  });
+
   it('is undefined for a schedule that runs at most once in four years', () => {
     expect(compileSchedule('0 9 29 2 *', 'UTC').shortestGapMs(new Date('2028-03-01T00:00:00Z'))).toBe(
       undefined,

@@ -16,8 +16,14 @@ const intl = new Set();
 for (const name of ['DateTimeFormat', 'NumberFormat']) {
   const record = () => intl.add(`intl:${name}`);
   Intl[name] = new Proxy(Intl[name], {
-    construct: (target, args, newTarget) => (record(), Reflect.construct(target, args, newTarget)),
-    apply: (target, self, args) => (record(), Reflect.apply(target, self, args)),
+    construct(target, args, newTarget) {
+      record();
+      return Reflect.construct(target, args, newTarget);
+    },
+    apply(target, self, args) {
+      record();
+      return Reflect.apply(target, self, args);
+    },
   });
 }
 process.on('exit', () => {

@@ -169,6 +169,8 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
   let httpServer: RunningHttpServer | undefined;
+  /** Set when start-up failed: what is open is dropped, not drained (a warm-up probe is not waited for). */
+  let failedToStart = false;
   try {
     // Loaded only when asked for: without METRICS_PORT no metric is kept and prom-client is never loaded.
     const metricsModule = config.metricsPort === undefined ? undefined : await import('./metrics/index.js');
@@ -221,14 +223,17 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       observer: metrics?.gateway,
       ...overrides.gatewayClient,
     });
-    closers.push(() => gateway.close());
+    // Closed before the store (closers run last to first): a call in flight, a Submit above all, ends and its
+    // MessageId is recorded while the store is still open.
+    closers.push(() => (failedToStart ? gateway.destroy() : gateway.close()));
     // Probed in the background while the store opens and the rest starts: the first /healthz does not wait
     // on a cold connection.
     const gatewayHealth = gatewayProbe(gateway);
     gatewayHealth.warmUp();
 
     const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
-    closers.push(() => store.close());
+    // Closed last, after everything that may still write to it.
+    closers.unshift(() => store.close());
     logger.info({ store: store.target }, 'store opened');
 
     let tracker: DeliveryTracker | undefined;
@@ -456,6 +461,8 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       start: async () => {
         if (started) return;
         started = true;
+        await slack.start();
+        closers.push(() => slack.stop());
         if (overrides.startJobs !== false) {
           // The loops' first passes (a poll, a purge, a digest check: each a query or a gateway call) wait until
           // start-up is over, so the first /healthz and the first Slack requests are not queued behind them.
@@ -468,10 +475,9 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
             retention.start();
             scheduled.start();
           }, LOOPS_START_DELAY_MS);
+          // Pushed last, so a stop clears it first: no loop starts once shutdown has begun.
           closers.push(async () => clearTimeout(loops));
         }
-        await slack.start();
-        closers.push(() => slack.stop());
         if (local) {
           logger.info(
             { port: http.port },
@@ -488,6 +494,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       stop: closeAll,
     };
   } catch (error) {
+    failedToStart = true;
     await closeAll();
     await httpServer?.close();
     throw error;

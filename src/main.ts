@@ -36,8 +36,8 @@ async function main(): Promise<void> {
     await bot?.stop();
     // One clear line: the store names its target with the password masked; others say what failed.
     logger.error({ err: error instanceof Error ? error.message : String(error) }, 'start-up failed');
-    process.exitCode = 1;
-    return;
+    // At once: Slack's auth.test, sent while the store opened, may still be retrying against an unreachable Slack.
+    process.exit(1);
   }
   let stopping = false;
   const shutdown = (signal: string) => {

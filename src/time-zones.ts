@@ -3,8 +3,8 @@
 // (measured on Node 20), where the list of zone names costs about 2 MB and UTC nothing. A bot whose zones are
 // UTC and which draws no dates never pays it.
 
-/** The names every runtime reads as UTC, offset zero at every instant. */
-const UTC_NAMES = new Set([
+/** The names every runtime reads as UTC, offset zero at every instant (Intl reads them in any letter case). */
+export const UTC_ZONE_NAMES: readonly string[] = [
   'UTC',
   'Etc/UTC',
   'Etc/UCT',
@@ -23,19 +23,20 @@ const UTC_NAMES = new Set([
   'GMT-0',
   'Etc/Greenwich',
   'Greenwich',
-]);
+];
+const UTC_NAMES = new Set(UTC_ZONE_NAMES.map((name) => name.toLowerCase()));
 
 let canonical: Set<string> | undefined;
 
 /** True for a zone whose offset is zero at every instant, known without Intl. */
 export function isUtcZone(timeZone: string): boolean {
-  return UTC_NAMES.has(timeZone);
+  return UTC_NAMES.has(timeZone.toLowerCase());
 }
 
 /** True when the runtime knows `timeZone` as an IANA zone (aliases and any letter case included). */
 export function isTimeZone(timeZone: string): boolean {
   if (timeZone === '') return false;
-  if (UTC_NAMES.has(timeZone)) return true;
+  if (isUtcZone(timeZone)) return true;
   canonical ??= new Set(Intl.supportedValuesOf('timeZone'));
   if (canonical.has(timeZone)) return true;
   // Not a canonical name: an alias (US/Eastern, Asia/Calcutta) or another case, which Intl accepts too.

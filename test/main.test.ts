@@ -264,6 +264,21 @@ describe('npm start (src/main.ts)', () => {
     expect(output()).not.toContain('must-never-be-printed');
   });
 
+  it('a database that cannot be opened stops start-up at once even when Slack cannot be reached either', async () => {
+    // Slack's auth.test goes out while the store opens; a Slack that refuses connections is retried for ~15 s.
+    const startedAt = Date.now();
+    const { exited, output } = start({
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: `http://127.0.0.1:${await closedPort()}/api/`,
+      PORT: String(await closedPort()),
+      DATABASE_URL: `postgres://smsops@127.0.0.1:${await closedPort()}/smsops`,
+    });
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/start-up failed/);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+  });
+
   it('a database that cannot be opened stops start-up with one line naming it, never its password', async () => {
     const { exited, output } = startOnFakeSlack(
       await closedPort(),

@@ -78,6 +78,8 @@ export class ZoneDayClocks {
     let at = dayBounds(first)[0];
     const end = dayBounds(last)[1];
     let offset = offsetMs(timeZone, at);
+    // An unknown zone has no offset (NaN, never equal to itself): every step would look like a change.
+    if (!Number.isFinite(offset)) throw new RangeError(`unknown time zone ${timeZone}`);
     this.#initial = offset;
     while (at < end) {
       const next = Math.min(at + WEEK_MS, end);

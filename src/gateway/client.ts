@@ -292,8 +292,14 @@ export class GatewayClient implements Gateway {
     }));
   }
 
+  /** Waits for the calls in flight to end, then closes the connections. */
   async close(): Promise<void> {
     await this.#pool.close();
+  }
+
+  /** Drops the connections at once, calls in flight included (a start-up that failed: nothing was sent yet). */
+  async destroy(): Promise<void> {
+    await this.#pool.destroy();
   }
 
   #path(operation: Operation): string {

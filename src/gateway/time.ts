@@ -34,8 +34,9 @@ export function parseGatewayTime(text: string, timeZone: string): Date | undefin
 
 export function formatGatewayTime(date: Date, timeZone: string): string {
   const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  if (isUtcZone(timeZone)) {
-    // toISOString is that very form in UTC, with milliseconds: 2024-01-02T03:04:05.123Z.
+  const year = date.getUTCFullYear();
+  if (isUtcZone(timeZone) && year >= 1000 && year <= 9999) {
+    // toISOString is that very form in UTC, with milliseconds: 2024-01-02T03:04:05.123Z (four-digit years only).
     return `${date.toISOString().slice(0, 23)}0000`;
   }
   const z = new TZDate(date.getTime(), timeZone);

@@ -64,5 +64,11 @@ describe('gateway timestamps', () => {
       expect(formatGatewayTime(date, 'UTC')).toBe(formatGatewayTime(date, 'Africa/Abidjan'));
       expect(parseGatewayTime(formatGatewayTime(date, 'UTC'), 'UTC')).toEqual(date);
     }
+    // Years toISOString writes otherwise (+010000-…) and an invalid date go the zone-aware way, as before.
+    expect(formatGatewayTime(new Date('0999-06-01T00:00:00Z'), 'UTC')).toBe('999-06-01T00:00:00.0000000');
+    expect(formatGatewayTime(new Date('+010000-01-01T00:00:00Z'), 'UTC')).toBe(
+      '10000-01-01T00:00:00.0000000',
+    );
+    expect(() => formatGatewayTime(new Date(Number.NaN), 'UTC')).not.toThrow();
   });
 });

@@ -233,6 +233,11 @@ describe('the shortest time between two runs of a schedule', () => {
     }
   });
 
+  it('refuses a zone it does not know at once rather than stepping through four years a millisecond at a time', () => {
+    const day = { year: 2026, month: 1, day: 1 };
+    expect(() => new ZoneDayClocks('Mars/Olympus', day, addDays(day, 4 * 366))).toThrow(/unknown time zone/);
+  });
+
   it('answers an every-day schedule in a zone without changes at once, as the walk over its days would', () => {
     // `1-30,L` is every day too, written so that the walk over four years of days is taken.
     for (const time of ['0 9', '0,1 9', '0 9-17', '*/14 *', '0 23', '30 0,23', '15 3 1,2', '59 23 0']) {

@@ -19,6 +19,7 @@ import { DeliveryTracker } from './jobs/tracker.js';
 import type { Logger } from './log.js';
 import type { BotMetrics, RunningMetricsServer } from './metrics/index.js';
 import { registerSecret } from './secrets.js';
+import { SendsInFlight } from './sending/in-flight.js';
 import { sendLeaseMs } from './sending/lease.js';
 import { observedFetch, type SlackApiObserver } from './slack/api-calls.js';
 import { createSlackApp, prepareSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
@@ -87,6 +88,9 @@ export interface Bot {
   /** Stops intake first (HTTP, Slack), then the loops, then the gateway and the store. */
   stop(): Promise<void>;
 }
+
+/** How long shutdown waits for sends in flight (main.ts exits regardless after 9 s). */
+const SENDS_DRAIN_MS = 5_000;
 
 /** How long after start the background loops make their first pass. */
 const LOOPS_START_DELAY_MS = 500;
@@ -237,6 +241,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     logger.info({ store: store.target }, 'store opened');
 
     let tracker: DeliveryTracker | undefined;
+    const sendsInFlight = new SendsInFlight();
     const deps: SlackDeps = {
       gateway,
       store,
@@ -257,7 +262,20 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         void tracker?.pollNow(id).catch(() => undefined);
       },
       sendObserver: metrics?.sends,
+      sendsInFlight,
     };
+    // Runs once intake and the loops have stopped (closers run last to first), before the gateway and the store
+    // close: a send started after an ack gets its MessageId recorded, or is left for the next start to settle.
+    closers.push(async () => {
+      if (sendsInFlight.count === 0) return;
+      logger.info({ sends: sendsInFlight.count }, 'waiting for the sends in flight');
+      if (!(await sendsInFlight.settled(SENDS_DRAIN_MS))) {
+        logger.warn(
+          { sends: sendsInFlight.count },
+          'sends still in flight at shutdown: the next start settles them, never sending them again',
+        );
+      }
+    });
     if (config.adminUserIds.length === 0 && !local) {
       logger.warn('ADMIN_USER_IDS is empty: nobody can grant roles or send until it is set');
     }

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { scrubSecrets } from '../secrets.js';
 import type { JsonValue, OutboxRow, Store } from '../store/index.js';
 import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
+import type { SendsInFlight } from './in-flight.js';
 import { defaultSendLease, keepLease, type SendLease } from './lease.js';
 
 /** What is about to be sent, already validated. */
@@ -96,6 +97,8 @@ export interface SendDeps {
   /** Backoff while the store refuses to record a MessageId; it is retried until it lands. */
   storeRetry?: { baseDelayMs: number; maxDelayMs: number };
   sendObserver?: SendObserver;
+  /** Where the composition counts the sends it has started, so that shutdown can wait for them. */
+  sendsInFlight?: SendsInFlight;
 }
 
 const STORE_RETRY = { baseDelayMs: 500, maxDelayMs: 15_000 };
@@ -106,7 +109,12 @@ const STORE_RETRY = { baseDelayMs: 500, maxDelayMs: 15_000 };
  * gateway leaves the row `unknown`; nothing resends it. While the call is in flight the row's lease is
  * renewed, so no instance takes a slow send for an abandoned one.
  */
-export async function executeSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
+export function executeSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
+  const send = observedSend(deps, requested);
+  return deps.sendsInFlight ? deps.sendsInFlight.track(send) : send;
+}
+
+async function observedSend(deps: SendDeps, requested: SendRequest): Promise<SendOutcome> {
   const observer = deps.sendObserver;
   if (!observer) return sendOnce(deps, requested);
   let outcome: SendOutcome;

@@ -2,6 +2,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { Config } from '../config.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import type { SendsInFlight } from '../sending/in-flight.js';
 import type { SendLease } from '../sending/lease.js';
 import type { SendObserver } from '../sending/send.js';
 import type { Store } from '../store/index.js';
@@ -57,6 +58,8 @@ export interface SlackDeps {
   sendLease?: SendLease;
   /** Told of every send's outcome (the metrics, when METRICS_PORT is set). */
   sendObserver?: SendObserver;
+  /** The sends started and not finished, which shutdown waits for. */
+  sendsInFlight?: SendsInFlight;
   /** Each user's Slack time zone (users.info), cached; scheduled sends are picked and shown in it. */
   userZones?: UserZones;
 }

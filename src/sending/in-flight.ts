@@ -1,0 +1,37 @@
+/**
+ * The sends this process has started and not finished. A send runs after Slack's ack, so no request is open
+ * for it when shutdown begins: shutdown waits here (for a bounded time) before it closes the gateway and the
+ * store, so that a MessageId the gateway returns meanwhile is recorded on its send rather than left for the
+ * next start to find unknown.
+ */
+export class SendsInFlight {
+  readonly #running = new Set<Promise<unknown>>();
+
+  /** Runs `work` as one send in flight; its result and its failure are the caller's, unchanged. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#running.add(work);
+    const done = () => {
+      this.#running.delete(work);
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  get count(): number {
+    return this.#running.size;
+  }
+
+  /** Resolves true once every send in flight has ended, false if some have not after `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<boolean> {
+    if (this.#running.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      return await Promise.race([Promise.allSettled([...this.#running]).then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SendsInFlight } from '../../src/sending/in-flight.js';
+import { executeSend, type SendOutcome } from '../../src/sending/send.js';
+import { sendPolicyOf } from '../../src/slack/permissions.js';
+import { openStore } from '../../src/store/index.js';
+import { startTestBot } from '../support/bot.js';
+import { SimulatorControl } from '../support/simulator.js';
+
+const ADMIN = 'U0ADMIN01';
+
+describe('sends in flight', () => {
+  it('settle when every send has ended, or say they have not within the time given', async () => {
+    const inFlight = new SendsInFlight();
+    let finish!: () => void;
+    const slow = inFlight.track(new Promise<void>((resolve) => (finish = resolve)));
+    const failed = inFlight.track(Promise.reject(new Error('refused')));
+    await expect(failed).rejects.toThrow('refused');
+    expect(inFlight.count).toBe(1);
+    expect(await inFlight.settled(20)).toBe(false);
+    finish();
+    await slow;
+    expect(inFlight.count).toBe(0);
+    expect(await inFlight.settled(20)).toBe(true);
+  });
+});
+
+describe('a bot stopped while a send waits on the gateway', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lets the send finish, gateway call and MessageId included, before it closes the gateway and the store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smsops-in-flight-'));
+    dirs.push(dir);
+    const databaseUrl = `sqlite:${join(dir, 'smsops.db')}`;
+    // Local mode: its own workspace and simulated gateway, as a person at a terminal runs it.
+    const { bot, close } = await startTestBot({ DATABASE_URL: databaseUrl, ADMIN_USER_IDS: ADMIN });
+    const control = new SimulatorControl({ url: bot.simulatorUrl! });
+    // A send that first asks the balance (as a scheduled one does), which the gateway answers a second late: the
+    // stop comes while the send has not yet reached its Submit.
+    await control.fault({ operation: 'GetBalance', kind: 'timeout', delayMs: 1_000, times: 1 });
+    const sending: Promise<SendOutcome> = executeSend(
+      { ...bot.deps, policy: sendPolicyOf(bot.deps) },
+      {
+        idempotencyKey: 'stopped-mid-send',
+        slackUser: ADMIN,
+        channel: 'C0SMSOPS',
+        checkBalance: true,
+        plan: {
+          sender: 'SMSOPS',
+          recipients: ['905321234567'],
+          text: 'Sent while the bot stops',
+          encoding: 'GSM-7',
+          dataCoding: 'Default',
+          validityMinutes: 1440,
+          totalSegments: 1,
+          estimatedCost: 0.05,
+        },
+      },
+    );
+    while ((await control.callCount('GetBalance')) === 0) await new Promise((r) => setImmediate(r));
+    await close();
+    const outcome = await sending;
+    expect(outcome.kind).toBe('submitted');
+    const store = await openStore(databaseUrl);
+    try {
+      const [row] = await store.outbox.recent(1);
+      expect(row).toMatchObject({ state: 'submitted', messageId: expect.stringMatching(/^\d+$/) });
+      // And the audit entry written after it: the send ran to its end before the store closed.
+      const audit = await store.audit.recent(10);
+      expect(audit.filter((e) => e.action === 'send').map((e) => e.target)).toEqual([row!.messageId]);
+    } finally {
+      await store.close();
+    }
+  }, 20_000);
+});

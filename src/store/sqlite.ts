@@ -14,7 +14,7 @@ export function openSqliteFile(path: string): Database.Database {
     // busy_timeout first: switching to WAL needs a moment of exclusive access while others may be opening too.
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (path !== ':memory:') {
-      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      const mode = switchToWal(db);
       if (String(mode).toLowerCase() !== 'wal')
         throw new Error(`could not switch to WAL (journal_mode is ${mode})`);
     }
@@ -26,6 +26,25 @@ export function openSqliteFile(path: string): Database.Database {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * PRAGMA journal_mode = WAL, tried again while another process holds the file: SQLite answers SQLITE_BUSY at
+ * once there, without its busy handler (two processes opening one new file together failed 65 times in 300).
+ * A few milliseconds apart, within busy_timeout; the wait blocks this thread, but only while the file is
+ * being opened and another process is switching it.
+ */
+function switchToWal(db: Database.Database): unknown {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return db.pragma('journal_mode = WAL', { simple: true });
+    } catch (error) {
+      const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(50, 2 ** attempt));
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { crossSiteReason, foreignHostReason, isLoopbackAddress } from '../http/same-site.js';
 import { type Logger, silentLogger } from '../log.js';
+import { isTimeZone } from '../time-zones.js';
 import { authenticate } from './auth.js';
 import { GatewayError, STATUS_CODES } from './codes.js';
 import { addInbound, advance, ControlError, parseFault } from './control.js';
@@ -12,7 +13,6 @@ import { handlers, type Members } from './operations.js';
 import { requestSchemas } from './requests.js';
 import { type StateSnapshot, snapshotOf } from './snapshot.js';
 import { SimulatorState } from './state.js';
-import { isValidTimeZone } from './time.js';
 import { OPERATIONS, type OperationName } from './types.js';
 
 export interface SimulatorOptions {
@@ -56,7 +56,7 @@ interface Reply {
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const timeZone = options.timeZone ?? 'UTC';
-  if (!isValidTimeZone(timeZone))
+  if (!isTimeZone(timeZone))
     throw new Error(`Unknown time zone ${JSON.stringify(timeZone)}: use an IANA name`);
   const logger = options.logger ?? silentLogger;
   const credentials = { username: options.username ?? 'demo', password: options.password ?? 'demo' };

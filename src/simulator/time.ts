@@ -1,5 +1,4 @@
 import { TZDate } from '@date-fns/tz';
-import { isTimeZone } from '../time-zones.js';
 
 /**
  * Writes a moment the way the gateway does: wall-clock time in the gateway's zone, seven
@@ -51,9 +50,4 @@ function offsetMinutes(zone: string): number {
   const hours = Number(digits.slice(0, 2));
   const minutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
   return sign * (hours * 60 + minutes);
-}
-
-/** True when the zone is an IANA name the runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  return isTimeZone(timeZone);
 }

@@ -50,6 +50,8 @@ export interface PreparedSlackApp {
   readonly app: App;
   readonly receiver: HTTPReceiver | SocketModeReceiver;
   readonly options: SlackAppOptions;
+  /** Where the app's request refusals are logged. */
+  readonly requestLog: Logger;
   /** Settles when auth.test has answered; rejects for a token Slack refuses. */
   readonly verified: Promise<void>;
 }
@@ -114,7 +116,7 @@ export function prepareSlackApp(options: SlackAppOptions): PreparedSlackApp {
   const verified = app.init();
   // Awaited by createSlackApp; until then a refusal must not surface as an unhandled rejection.
   verified.catch(() => undefined);
-  return { app, receiver, options, verified };
+  return { app, receiver, options, requestLog, verified };
 }
 
 /**
@@ -125,8 +127,7 @@ export async function createSlackApp(
   deps: SlackDeps,
   from: SlackAppOptions | PreparedSlackApp,
 ): Promise<SlackApp> {
-  const { app, receiver, options, verified } = 'verified' in from ? from : prepareSlackApp(from);
-  const requestLog = options.logger.child({ component: 'slack' });
+  const { app, receiver, options, requestLog, verified } = 'verified' in from ? from : prepareSlackApp(from);
   registerCommands(app, deps);
   registerViews(app, deps);
   registerActions(app, deps);

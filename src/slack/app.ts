@@ -9,6 +9,7 @@ import { register as registerCommands } from './commands/index.js';
 import { concealSlackApp } from './conceal.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerEvents } from './events/index.js';
+import { tellClickFailed } from './failure-notice.js';
 import { ReplayGuard } from './replay-guard.js';
 import { checkedSlackListener } from './request-check.js';
 import { register as registerViews } from './views/index.js';
@@ -110,8 +111,9 @@ export function prepareSlackApp(options: SlackAppOptions): PreparedSlackApp {
   });
   concealSlackApp(app, receiver);
   app.error(async (args) => {
-    const error = (args as unknown as { error: Error & { code?: string } }).error;
+    const { error, body } = args as unknown as { error: Error & { code?: string }; body?: unknown };
     options.logger.warn({ err: error.message, code: error.code }, 'unhandled listener error');
+    await tellClickFailed(body, error, { client: app.client, logger: options.logger });
   });
   const verified = app.init();
   // Awaited by createSlackApp; until then a refusal must not surface as an unhandled rejection.

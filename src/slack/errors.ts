@@ -1,5 +1,6 @@
 import { GatewayError, GatewayRejected, GatewayUnavailable } from '../gateway/index.js';
 import { scrubSecrets } from '../secrets.js';
+import { StoreUnavailableError } from '../store/index.js';
 import { escapeMrkdwn } from './ui/format.js';
 
 /** A mistake of the user's, with the message to show them as it is. */
@@ -42,4 +43,27 @@ function sentenceFor(error: unknown): string {
   }
   if (error instanceof GatewayError) return `:x: ${escapeMrkdwn(error.message)}`;
   return ':boom: Something went wrong on our side. It has been logged; try again, and tell an admin if it persists.';
+}
+
+/** What a listener threw, out of the wrapper Bolt puts around an error without a code. */
+function originalOf(error: unknown): unknown {
+  const e = error as { code?: unknown; original?: unknown } | undefined;
+  return e?.code === 'slack_bolt_unknown_error' && e.original !== undefined ? e.original : error;
+}
+
+/**
+ * For a click whose handler failed after Slack's ack, with nobody told: it may have been done in part (a
+ * cancel at the gateway before the audit write), so the user is asked to look before trying again.
+ * Undefined for failures there is no point in telling: Slack's own refusals (telling goes through Slack too)
+ * and a request Bolt could not authorise.
+ */
+export function failureNoticeFor(error: unknown): string | undefined {
+  const original = originalOf(error);
+  if (isSlackApiError(original)) return undefined;
+  if ((original as { code?: unknown } | undefined)?.code === 'slack_bolt_authorization_error')
+    return undefined;
+  if (original instanceof StoreUnavailableError) {
+    return ':boom: smsops could not reach its database just now, so this may not have been done. Look at the card before you try again, and tell an admin if it persists.';
+  }
+  return ':boom: Something went wrong on our side, so this may not have been done. It has been logged; look at the card before you try again, and tell an admin if it persists.';
 }

@@ -7,6 +7,14 @@ export const RETENTION_JOB = 'retention';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Job claims (job_runs) older than this are forgotten, each job's latest kept. They hold no personal data, but
+ * a mention claim is made per mention and a digest claim per slot, so the table otherwise grows for ever. A
+ * week is far beyond any claim still contended: a digest slot is claimed at most DIGEST_CATCH_UP_MINUTES (at
+ * most a day) after its time, and Slack redelivers an event within minutes.
+ */
+export const JOB_CLAIMS_KEPT_DAYS = 7;
+
 export interface RetentionSettings {
   /** RETENTION_DAYS: texts and numbers older than this go. */
   retentionDays: number;
@@ -32,6 +40,8 @@ export interface PurgeCounts {
   drafts: number;
   /** Conversation threads (number → Slack thread) deleted. */
   threads: number;
+  /** Job claims older than JOB_CLAIMS_KEPT_DAYS forgotten (each job's latest kept). */
+  jobClaims: number;
 }
 
 /**
@@ -83,6 +93,9 @@ export class RetentionPurge {
     const campaigns = await store.campaigns.purgeContentBefore(before, now);
     const drafts = (await store.drafts.purgeCreatedBefore(before)) + (await store.drafts.pruneExpired(now));
     const threads = await store.inbound.purgeThreadsBefore(before);
+    const jobClaims = await store.jobRuns.pruneBefore(
+      new Date(now.getTime() - JOB_CLAIMS_KEPT_DAYS * DAY_MS),
+    );
     logger.info(
       {
         retentionDays: settings.retentionDays,
@@ -91,9 +104,10 @@ export class RetentionPurge {
         campaigns,
         drafts,
         threads,
+        jobClaims,
       },
       'personal data older than RETENTION_DAYS purged',
     );
-    return { sends, drafts, threads };
+    return { sends, drafts, threads, jobClaims };
   }
 }

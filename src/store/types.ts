@@ -459,7 +459,7 @@ export interface JobRunsRepo {
   /** Newest first. */
   runs(job: string, limit: number): Promise<JobRun[]>;
   get(job: string, slot: Date | string): Promise<JobRun | undefined>;
-  /** Forgets claims made before `before`; returns how many. */
+  /** Forgets claims made before `before`, except each job's latest (what lastRun answers); returns how many. */
   pruneBefore(before: Date): Promise<number>;
 }
 

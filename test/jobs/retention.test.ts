@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RETENTION_JOB, RetentionPurge } from '../../src/jobs/retention.js';
+import { MENTION_JOB } from '../../src/slack/events/mention.js';
 import type { Store } from '../../src/store/index.js';
 import { captureLogger } from '../support/logs.js';
 import { tempStore } from './digest-fakes.js';
@@ -56,7 +57,7 @@ describe('RetentionPurge (RETENTION_DAYS)', () => {
     await store.drafts.put('draft:V1', 'U0ALICE', { draft: { recipients: ['905321234567'] } }, daysAgo(1));
 
     const { logger, lines } = captureLogger();
-    expect(await purger('a', logger).runDue(NOW)).toEqual({ sends: 1, drafts: 1, threads: 1 });
+    expect(await purger('a', logger).runDue(NOW)).toEqual({ sends: 1, drafts: 1, threads: 1, jobClaims: 0 });
     expect(lines.find((l) => l.msg === 'personal data older than RETENTION_DAYS purged')).toMatchObject({
       retentionDays: 180,
       before: daysAgo(180).toISOString(),
@@ -84,12 +85,35 @@ describe('RetentionPurge (RETENTION_DAYS)', () => {
     expect((await store.outbox.get(young))?.text).toBe('Your order young is ready');
     // The next day one of them purges what has grown old meanwhile.
     const tomorrow = new Date(NOW.getTime() + 2 * DAY);
-    expect(await purger('b').runDue(tomorrow)).toEqual({ sends: 1, drafts: 0, threads: 0 });
+    expect(await purger('b').runDue(tomorrow)).toEqual({ sends: 1, drafts: 0, threads: 0, jobClaims: 0 });
     expect(await store.outbox.get(young)).toMatchObject({ text: '', recipients: [], recipientCount: 2 });
     expect((await store.jobRuns.runs(RETENTION_JOB, 10)).map((r) => [r.slot, r.instanceId])).toEqual([
       ['2026-11-22', 'b'],
       ['2026-11-20', 'a'],
     ]);
+  });
+
+  it('forgets job claims older than a week, each job keeping its latest', async () => {
+    // A mention is claimed per mention, a digest per slot: without this the table grows for ever.
+    await store.jobRuns.claim(MENTION_JOB, 'C0SMSOPS:1700000000.000100', 'a', daysAgo(8));
+    await store.jobRuns.claim(MENTION_JOB, 'C0SMSOPS:1700000000.000200', 'a', daysAgo(6));
+    await store.jobRuns.claim('digest:5', '2026-10-21T06:00:00.000Z', 'a', daysAgo(30));
+    await store.jobRuns.claim('digest:5', '2026-10-20T06:00:00.000Z', 'a', daysAgo(31));
+
+    const { logger, lines } = captureLogger();
+    expect((await purger('a', logger).runDue(NOW))?.jobClaims).toBe(2);
+    expect(lines.find((l) => l.msg === 'personal data older than RETENTION_DAYS purged')).toMatchObject({
+      jobClaims: 2,
+    });
+    expect((await store.jobRuns.runs(MENTION_JOB, 10)).map((r) => r.slot)).toEqual([
+      'C0SMSOPS:1700000000.000200',
+    ]);
+    // The subscription's last digest is still known, however long ago it was.
+    expect((await store.jobRuns.runs('digest:5', 10)).map((r) => r.slot)).toEqual([
+      '2026-10-21T06:00:00.000Z',
+    ]);
+    // A claim still within the week is still contended: a redelivered mention is not shown twice.
+    expect(await store.jobRuns.claim(MENTION_JOB, 'C0SMSOPS:1700000000.000200', 'b', NOW)).toBe(false);
   });
 
   it('a shorter RETENTION_DAYS reaches further', async () => {

@@ -519,6 +519,12 @@ export function storeContract(backend: Backend): void {
       expect((await store.jobRuns.runs('j', 10)).map((r) => r.slot)).toEqual(['slot-2', 'slot-1']);
       expect(await store.jobRuns.pruneBefore(at(2))).toBe(1);
       expect((await store.jobRuns.runs('j', 10)).map((r) => r.slot)).toEqual(['slot-2']);
+      // Older than the cut, but each job's latest claim stays: lastRun still answers.
+      await store.jobRuns.claim('j', 'slot-3', 'a', at(3));
+      expect(await store.jobRuns.pruneBefore(at(20))).toBe(1);
+      expect((await store.jobRuns.runs('j', 10)).map((r) => r.slot)).toEqual(['slot-3']);
+      expect((await store.jobRuns.runs('other', 10)).map((r) => r.slot)).toEqual(['slot-9']);
+      expect(await store.jobRuns.lastRun('j')).toMatchObject({ slot: 'slot-3', claimedAt: at(3) });
     });
   });
 

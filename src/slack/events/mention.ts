@@ -19,7 +19,7 @@ import {
 type MentionArgs = SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs;
 
 /** Claims in job_runs under this name: one preview per mention, whichever instance gets it and however often Slack retries. */
-const MENTION_JOB = 'app_mention';
+export const MENTION_JOB = 'app_mention';
 
 /**
  * `@smsops <text>` in the thread of an inbound SMS conversation: its author alone sees the SMS it would send (text,

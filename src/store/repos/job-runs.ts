@@ -68,11 +68,22 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
 
     pruneBefore: (before) =>
       ctx.run(async () => {
-        const result = await db
-          .deleteFrom('job_runs')
-          .where('claimed_at', '<', toMillis(before))
-          .executeTakeFirst();
-        return Number(result.numDeletedRows);
+        // Job by job (a handful: retention, mentions, one per digest subscription), each by its index.
+        const latest = await db
+          .selectFrom('job_runs')
+          .select((eb) => ['job', eb.fn.max('claimed_at').as('latest')])
+          .groupBy('job')
+          .execute();
+        let deleted = 0;
+        for (const { job, latest: newest } of latest) {
+          const result = await db
+            .deleteFrom('job_runs')
+            .where('job', '=', job)
+            .where('claimed_at', '<', Math.min(toMillis(before), Number(newest)))
+            .executeTakeFirst();
+          deleted += Number(result.numDeletedRows);
+        }
+        return deleted;
       }),
   };
 }

@@ -37,17 +37,28 @@ export function healthReasonOf(error: unknown): GatewayHealthReason {
 
 /** Gateway reachability for /healthz; `warmUp()` starts a first probe in the background. */
 export interface GatewayProbe {
+  /**
+   * The last probe's answer, at once: a /healthz never waits on the gateway once it has answered (or failed)
+   * once. An answer older than the interval starts a new probe in the background, whose answer the next check
+   * shows. Only before any answer is there nothing to show: then the first probe is waited for (at most its
+   * timeout).
+   */
   (): Promise<GatewayHealth>;
   /**
-   * Probes now, without waiting: at start, so the first connection, and the first run of the client's code,
-   * happen while the process is still starting rather than inside the first /healthz. Its answer serves a
-   * /healthz that arrives while it runs; once it has ended it is not taken as fresh, so a /healthz after
-   * that probes anew, as it always did (a gateway that failed since start is reported at once).
+   * Probes now, without waiting: at start, so that the first connection, and the first run of the client's
+   * code, happen while the process is still starting, and a first /healthz has an answer to show. That answer
+   * is not taken as fresh: the first check after it asks again in the background, so a gateway that failed since
+   * start is shown by the check after that.
    */
   warmUp(): void;
 }
 
-/** Gateway reachability for /healthz, probed at most every `everyMs` so health checks never load the gateway. */
+/**
+ * Gateway reachability for /healthz, probed at most every `everyMs`, in the background, so health checks never
+ * load the gateway and never take its time: with a gateway answering in 2 s, a /healthz that waited for a probe
+ * took 2 s every `everyMs`, past the 1 s an orchestrator's readiness check allows by default, and the instance
+ * was taken out of service for a slow third party.
+ */
 export function gatewayProbe(
   gateway: Pick<Gateway, 'getSenders'>,
   options: { everyMs?: number; timeoutMs?: number } = {},
@@ -55,7 +66,7 @@ export function gatewayProbe(
   const everyMs = options.everyMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 3_000;
   let last: GatewayHealth | undefined;
-  /** Until when `last` answers without a new probe; 0 for the warm-up's answer. */
+  /** Until when `last` needs no new probe; 0 for the warm-up's, so the first check after start asks again. */
   let freshUntil = 0;
   let inFlight: Promise<GatewayHealth> | undefined;
   const run = (fresh: boolean): Promise<GatewayHealth> => {
@@ -74,9 +85,9 @@ export function gatewayProbe(
     return inFlight;
   };
   const probe = async () => {
-    if (inFlight) return inFlight;
-    if (last && Date.now() <= freshUntil) return last;
-    return run(true);
+    if (!last) return run(true);
+    if (Date.now() >= freshUntil) void run(true);
+    return last;
   };
   return Object.assign(probe, { warmUp: () => void run(false) });
 }

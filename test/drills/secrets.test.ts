@@ -70,8 +70,12 @@ describe('a gateway whose error replies quote the request, credential included',
   });
 
   it('/healthz gives a reason code, with neither the upstream text nor the gateway URL', async () => {
+    // The next GetSenders is refused: /healthz shows it once its background probe has taken that refusal.
     await control.fault({ operation: 'GetSenders', kind: 'status', echo: true });
-    const health = await bot.health();
+    const health = await until('/healthz degraded', async () => {
+      const h = await bot.health();
+      return h.body.degraded === true ? h : undefined;
+    });
     expect(health.body).toMatchObject({ ok: true, degraded: true, gateway: { reachable: false } });
     expect((health.body.gateway as { reason?: string }).reason).toBe('rejected');
     const text = JSON.stringify(health.body);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GatewayClient, gatewayProbe } from '../../src/gateway/index.js';
 import { closedPort } from '../support/raw-server.js';
 import { type SimulatorControl, startTestSimulator } from '../support/simulator.js';
@@ -68,12 +68,35 @@ describe('gateway health probe', () => {
     expect(await control.callCount('GetSenders')).toBe(1);
   });
 
-  it('does not take the warm-up, once ended, as fresh: a gateway that failed since start is reported at once', async () => {
-    const probe = gatewayProbe(clientOf(sim.url), { everyMs: 60_000 });
+  it('answers at once from its last probe while a slow gateway is asked again in the background', async () => {
+    // Every answer is stale at once (an interval of 0): each check starts a new probe, none waits for it.
+    const slowClient = new GatewayClient({
+      baseUrl: sim.url,
+      username: 'demo',
+      password: 'demo',
+      timeoutMs: 5_000,
+    });
+    clients.push(slowClient);
+    const probe = gatewayProbe(slowClient, { everyMs: 0 });
+    expect(await probe()).toMatchObject({ ok: true });
+    // The gateway now takes 2 s to answer: a /healthz waiting for it would outlast a readiness check's 1 s.
+    await control.fault({ operation: 'GetSenders', kind: 'timeout', delayMs: 2_000 });
+    const answer = await Promise.race([probe(), new Promise((r) => setTimeout(() => r('waited'), 1_000))]);
+    expect(answer).toMatchObject({ ok: true });
+    expect(await control.callCount('GetSenders')).toBe(2);
+  });
+
+  it('shows a failure since its last answer once the background probe has seen it', async () => {
+    const probe = gatewayProbe(clientOf(sim.url), { everyMs: 0 });
     probe.warmUp();
-    // Called while the warm-up runs: its answer, so the warm-up has ended once this resolves.
     expect(await probe()).toMatchObject({ ok: true });
     await control.fault({ operation: 'GetSenders', kind: 'status', code: 401, echo: true });
-    expect(await probe()).toEqual({ ok: false, at: expect.any(Date), reason: 'rejected' });
+    await vi.waitFor(
+      async () => expect(await probe()).toEqual({ ok: false, at: expect.any(Date), reason: 'rejected' }),
+      {
+        timeout: 5_000,
+        interval: 20,
+      },
+    );
   });
 });

@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)(
       await bot?.close();
     });
 
-    it('uploads an Excel semicolon CSV in Windows-1254, reviews what it gave, posts the rejected rows, and sends', async () => {
+    it('uploads an Excel semicolon CSV in Windows-1254, reviews what it gave, sends the rejected rows to the user, and sends', async () => {
       const modal = page.getByRole('dialog');
       await typeInComposer(page, '/sms send');
       await modal.getByLabel('…or a file of numbers').waitFor();
@@ -63,19 +63,33 @@ describe.skipIf(!hasChromium)(
       expect(text).toContain('Line 3: “5,32E+09”');
       await screenshot(page, 'file-01-review');
 
-      await modal.getByRole('button', { name: 'Post the rejected rows as a file' }).click();
-      await modal.getByText(/The 1 rejected rows are posted as a file/).waitFor();
-      await page
-        .locator('#main .messages')
-        .getByText(/Rejected rows of müşteriler\.csv|müşteriler-rejected\.csv/)
-        .first()
-        .waitFor();
+      await modal.getByRole('button', { name: 'Send me the rejected rows as a file' }).click();
+      await modal.getByText(/The 1 rejected rows are sent to you as a file, in your direct messages/).waitFor();
 
       await modal.getByRole('button', { name: 'Send 2 messages' }).click();
       await modal.getByText(/Sent\. Batch \d+ is on its way/).waitFor();
       const row = (await bot.store.outbox.recent(1))[0]!;
       expect(new Set(row.recipients)).toEqual(new Set(['905321234567', '905331234567']));
       await screenshot(page, 'file-02-sent');
+
+      // The file is in the user's messages with the app, not in the channel.
+      // The result was pushed over the form: X closes the view on top, as in Slack, until none is left.
+      await eventually(async () => {
+        if ((await modal.count()) > 0) {
+          await modal
+            .locator('[data-op="modal-x"]')
+            .click({ timeout: 1_000 })
+            .catch(() => undefined);
+        }
+        return modal.count();
+      }).toBe(0);
+      await page.locator('#dm-list li').click();
+      await page
+        .locator('#main .messages')
+        .getByText(/Rejected rows of müşteriler\.csv|müşteriler-rejected\.csv/)
+        .first()
+        .waitFor();
+      await screenshot(page, 'file-03-rejected-rows-dm');
     });
 
     it('uploads a .txt of numbers, confirms a campaign of chunks, and follows it on one card', async () => {

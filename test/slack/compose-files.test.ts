@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewOutput } from '../../workspace/index.js';
+import { SEEDED, type ViewOutput } from '../../workspace/index.js';
+import { manifestBotScopes } from '../../workspace/web-api/scopes.js';
 import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
 let h: Harness;
@@ -68,7 +69,15 @@ describe('compose from an uploaded file', () => {
     });
     const shared = await h.fake.state.waitFor('file', (e) => e.action === 'shared', { after });
     expect(shared.file.name).toBe('müşteriler-rejected.csv');
-    expect(shared.file.channels).toContain(channels.smsOps);
+    // To the user who asked, in their DM with the app: the rows are the file's people, not the channel's business.
+    expect(shared.file.channels).toEqual([SEEDED.ims.admin]);
+    expect(
+      await h.fake.state.waitFor(
+        'view',
+        (e) => JSON.stringify(e.view.blocks).includes('in your direct messages'),
+        { after },
+      ),
+    ).toBeTruthy();
     const rejected = shared.file.bytes.toString('utf8');
     expect(rejected).toContain('3;"5,32E+09";"the spreadsheet wrote the number as 5,32E+09');
     expect(rejected).toContain('7;"12";');
@@ -131,5 +140,51 @@ describe('compose from an uploaded file', () => {
     );
     expect(viewText(unknownColumn)).toContain('No column for {{soyad}}. “p.csv” has: telefon, ad.');
     expect((await h.store.outbox.recent(50)).length).toBe(before);
+  });
+});
+
+describe('the rejected rows, on an app installed before im:write', () => {
+  let old: Harness;
+  beforeAll(async () => {
+    old = await startHarness({ fakeSlack: { scopes: manifestBotScopes().filter((s) => s !== 'im:write') } });
+  });
+  afterAll(() => old.close());
+
+  it('says what an admin must do, and shares the rows nowhere', async () => {
+    const fileId = old.fake.state.files.addUpload({
+      filename: 'list.csv',
+      bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n'),
+      uploader: users.admin,
+    }).id;
+    const view = await old.openCompose();
+    const after = old.fake.state.journal.seq;
+    await old.driver.viewSubmission({
+      userId: users.admin,
+      view,
+      values: { [textBlockOf(view)]: { text: 'Merhaba' }, file: { file: [fileId] } },
+    });
+    await old.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', {
+      after,
+    });
+    const review = old.fake.state.views.top(users.admin)!;
+    expect(review.callback_id).toBe('confirm_send');
+    const clicked = old.fake.state.journal.seq;
+    await old.driver.blockAction({
+      userId: users.admin,
+      view: review,
+      actionId: 'compose_rejected_rows',
+      blockId: 'rejected_rows',
+      value: JSON.parse(review.private_metadata).draftKey,
+    });
+    await old.fake.state.waitFor(
+      'view',
+      (e) => JSON.stringify(e.view.blocks).includes('lacks the `im:write` permission'),
+      {
+        after: clicked,
+      },
+    );
+    expect(
+      old.fake.state.journal.entries('file').filter((e) => e.seq > clicked && e.value.action === 'shared'),
+    ).toEqual([]);
   });
 });

@@ -47,6 +47,53 @@ describe('scopes: every Web API call is checked against what the token was grant
     });
   });
 
+  it('opens the bot DM with a person only with im:write, and refuses as Slack does otherwise', async () => {
+    const without = await fakeSlack({ scopes: ['chat:write'] });
+    expect(await refusal(clientFor(without).conversations.open({ users: SEEDED.users.alice }))).toMatchObject(
+      {
+        error: 'missing_scope',
+        needed: 'im:write',
+      },
+    );
+    const fake = await fakeSlack({ scopes: ['chat:write', 'im:write'] });
+    const client = clientFor(fake);
+    // The seeded DM is resumed; its id is all that comes back without return_im.
+    expect(await client.conversations.open({ users: SEEDED.users.alice })).toMatchObject({
+      ok: true,
+      channel: { id: SEEDED.ims.alice },
+    });
+    expect(await client.conversations.open({ channel: SEEDED.ims.alice })).toMatchObject({
+      channel: { id: SEEDED.ims.alice },
+    });
+    // Someone the bot never wrote to: their DM begins now, with the bot in it.
+    fake.state.directory.addUser({
+      id: 'U0CAROL',
+      name: 'carol',
+      realName: 'Carol',
+      isAdmin: false,
+      isBot: false,
+      tz: 'Europe/Istanbul',
+    });
+    const opened = await client.conversations.open({ users: 'U0CAROL' });
+    expect(opened.channel?.id).toMatch(/^D/);
+    expect(fake.state.directory.channel(opened.channel!.id!)).toMatchObject({
+      kind: 'im',
+      imUser: 'U0CAROL',
+    });
+    await expect(
+      client.chat.postMessage({ channel: opened.channel!.id!, text: 'hi' }),
+    ).resolves.toMatchObject({
+      ok: true,
+    });
+    expect(await refusal(client.conversations.open({ users: 'U0NOBODY' }))).toMatchObject({
+      error: 'user_not_found',
+    });
+    expect(await refusal(client.apiCall('conversations.open', {}))).toMatchObject({ error: 'users_list_not_supplied' });
+    expect(await refusal(client.conversations.open({ channel: channels.general }))).toMatchObject({
+      error: 'method_not_supported_for_channel_type',
+    });
+  });
+
   it('needs no scope for views and auth.test, and reports the granted scopes in x-oauth-scopes', async () => {
     const fake = await fakeSlack({ scopes: ['commands'] });
     const result = await clientFor(fake).auth.test();

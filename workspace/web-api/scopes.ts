@@ -46,6 +46,8 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeRule>> = {
   'conversations.join': { byConversation: { public: 'channels:join' } },
   'conversations.info': { byConversation: READ },
   'conversations.list': { byListedTypes: true },
+  // The bot's DM with one person; a group DM would need mpim:write (docs.slack.dev/reference/methods/conversations.open).
+  'conversations.open': { scope: 'im:write' },
   'views.open': {},
   'views.push': {},
   'views.update': {},

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import type { KnownBlock, ModalView } from '@slack/types';
 import { viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
+import { slackRefusalOf } from '../errors.js';
 import { shareFile } from '../file-upload.js';
 import { context } from '../ui/blocks.js';
 import { rejectedRowsCsv } from '../ui/file-report.js';
@@ -10,9 +11,11 @@ import type { StoredDraft } from '../views/compose.js';
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
 /**
- * "Post the rejected rows as a file" under a file's report: every rejected row (line, value, reason) as a CSV
- * Excel opens, shared where the send's card will go (files.getUploadURLExternal + files.completeUploadExternal).
- * The confirmation then says where the file is, instead of the button.
+ * "Send me the rejected rows as a file" under a file's report: every rejected row (line, value, reason) as a CSV
+ * Excel opens, sent to the user who asked, in their direct messages with the app (conversations.open, scope
+ * im:write; files.getUploadURLExternal + files.completeUploadExternal). Not in the channel: the rows are the
+ * uploaded file's people (numbers, names, whatever the columns hold), and the channel may be far wider than
+ * whoever may see them. The confirmation then says where the file is, instead of the button.
  */
 export function rejectedRowsHandler(deps: SlackDeps) {
   return async function handleRejectedRows({ ack, body, action, client }: ActionArgs): Promise<void> {
@@ -47,23 +50,29 @@ export function rejectedRowsHandler(deps: SlackDeps) {
     const rows = stored.rejected ?? [];
     const base = (stored.filename ?? 'recipients').replace(/\.[^.]+$/, '');
     try {
+      const dm = await client.conversations.open({ users: body.user.id });
+      const channelId = dm.channel?.id;
+      if (!channelId) throw new Error('conversations.open gave no channel');
       await shareFile(client, {
         bytes: rejectedRowsCsv(rows),
         filename: `${base}-rejected.csv`,
         title: `Rejected rows of ${stored.filename ?? 'the file'} (${rows.length})`,
         altText: `${rows.length} rejected rows`,
-        channelId: stored.channel,
-        threadTs: stored.threadTs,
+        channelId,
       });
       await say(
-        `:page_facing_up: The ${rows.length} rejected rows are posted as a file in <#${stored.channel}>.`,
+        `:page_facing_up: The ${rows.length} rejected rows are sent to you as a file, in your direct messages with this app.`,
       );
     } catch (error) {
       deps.logger.warn(
         { err: error instanceof Error ? error.message : String(error) },
         'rejected rows not posted',
       );
-      await say(':warning: Slack did not take the file of rejected rows. Try the button again later.');
+      await say(
+        slackRefusalOf(error) === 'missing_scope'
+          ? ':warning: This app may not send you direct messages yet (its Slack app lacks the `im:write` permission): an admin must update it from the current manifest and reinstall it.'
+          : ':warning: Slack did not take the file of rejected rows. Try the button again later.',
+      );
     }
   };
 }

@@ -54,7 +54,7 @@ export function fileReportBlocks(report: FileReport, draftKey: string): KnownBlo
         {
           type: 'button',
           action_id: REJECTED_ROWS_ACTION,
-          text: { type: 'plain_text', text: 'Post the rejected rows as a file' },
+          text: { type: 'plain_text', text: 'Send me the rejected rows as a file' },
           value: draftKey,
         },
       ],

@@ -829,7 +829,11 @@ function onViewInput(event) {
     event.type === 'input' &&
     el.matches('input[type="text"], input[type="email"], input[type="url"], textarea');
   if (textual && dispatch.includes('on_character_entered')) {
-    debounced(`${viewRoot.dataset.viewId}/${el.dataset.block}/${el.dataset.action}`, () => useElement(el));
+    // Not once the element has left the screen (the form was submitted or replaced meanwhile): the server
+    // would refuse an action on an element no longer shown, and the user would see that refusal as a toast.
+    debounced(`${viewRoot.dataset.viewId}/${el.dataset.block}/${el.dataset.action}`, () => {
+      if (el.isConnected) void useElement(el);
+    });
   } else if (event.type === 'change' && !textual && dispatch.includes('on_change')) {
     useElement(el);
   }

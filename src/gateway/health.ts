@@ -38,10 +38,10 @@ export function healthReasonOf(error: unknown): GatewayHealthReason {
 /** Gateway reachability for /healthz; `warmUp()` starts a first probe in the background. */
 export interface GatewayProbe {
   /**
-   * The last probe's answer, at once: a /healthz never waits on the gateway once it has answered (or failed)
-   * once. An answer older than the interval starts a new probe in the background, whose answer the next check
-   * shows. Only before any answer is there nothing to show: then the first probe is waited for (at most its
-   * timeout).
+   * The last probe's answer, at once: a /healthz never waits long on the gateway once it has answered (or
+   * failed) once. An answer older than the interval starts a new probe in the background, whose answer the next
+   * check shows; one older than two intervals waits up to half a second for it. Only before any answer is there
+   * nothing to show: then the first probe is waited for (at most its timeout).
    */
   (): Promise<GatewayHealth>;
   /**
@@ -54,17 +54,26 @@ export interface GatewayProbe {
 }
 
 /**
+ * An answer older than this many intervals (checks far apart: a monitor every few minutes) is not shown while a
+ * quick gateway can give a new one: the check waits up to STALE_WAIT_MS for the refresh it starts.
+ */
+const STALE_AFTER_INTERVALS = 2;
+const STALE_WAIT_MS = 500;
+
+/**
  * Gateway reachability for /healthz, probed at most every `everyMs`, in the background, so health checks never
  * load the gateway and never take its time: with a gateway answering in 2 s, a /healthz that waited for a probe
  * took 2 s every `everyMs`, past the 1 s an orchestrator's readiness check allows by default, and the instance
- * was taken out of service for a slow third party.
+ * was taken out of service for a slow third party. The answer shown is at most one interval old for checks
+ * that come at least that often; for rarer checks, at most STALE_WAIT_MS of waiting brings a fresh one.
  */
 export function gatewayProbe(
   gateway: Pick<Gateway, 'getSenders'>,
-  options: { everyMs?: number; timeoutMs?: number } = {},
+  options: { everyMs?: number; timeoutMs?: number; now?: () => number } = {},
 ): GatewayProbe {
   const everyMs = options.everyMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 3_000;
+  const now = options.now ?? Date.now;
   let last: GatewayHealth | undefined;
   /** Until when `last` needs no new probe; 0 for the warm-up's, so the first check after start asks again. */
   let freshUntil = 0;
@@ -73,8 +82,12 @@ export function gatewayProbe(
     inFlight ??= gateway
       .getSenders({ signal: AbortSignal.timeout(timeoutMs) })
       .then(
-        (): GatewayHealth => ({ ok: true, at: new Date() }),
-        (error: unknown): GatewayHealth => ({ ok: false, at: new Date(), reason: healthReasonOf(error) }),
+        (): GatewayHealth => ({ ok: true, at: new Date(now()) }),
+        (error: unknown): GatewayHealth => ({
+          ok: false,
+          at: new Date(now()),
+          reason: healthReasonOf(error),
+        }),
       )
       .then((health) => {
         last = health;
@@ -86,8 +99,17 @@ export function gatewayProbe(
   };
   const probe = async () => {
     if (!last) return run(true);
-    if (Date.now() >= freshUntil) void run(true);
-    return last;
+    const at = now();
+    if (at < freshUntil) return last;
+    const refresh = run(true);
+    if (at - last.at.getTime() <= STALE_AFTER_INTERVALS * everyMs) return last;
+    const shown = last;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<GatewayHealth>((resolve) => {
+      timer = setTimeout(() => resolve(last ?? shown), STALE_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([refresh, waited]).finally(() => clearTimeout(timer));
   };
   return Object.assign(probe, { warmUp: () => void run(false) });
 }

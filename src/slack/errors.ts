@@ -51,19 +51,24 @@ function originalOf(error: unknown): unknown {
   return e?.code === 'slack_bolt_unknown_error' && e.original !== undefined ? e.original : error;
 }
 
+/** Bolt's codes for failures of Slack itself: a request it could not authorise, a response_url that refused. */
+const SLACK_SIDE_CODES = new Set(['slack_bolt_authorization_error', 'slack_bolt_respond_error']);
+
 /**
  * For a click whose handler failed after Slack's ack, with nobody told: it may have been done in part (a
- * cancel at the gateway before the audit write), so the user is asked to look before trying again.
- * Undefined for failures there is no point in telling: Slack's own refusals (telling goes through Slack too)
- * and a request Bolt could not authorise.
+ * cancel at the gateway, then the audit write failed, before the card was updated), so the user is asked to
+ * refresh the card before trying again, not to trust it as it stands. Undefined for failures there is no point
+ * in telling: Slack's own refusals (telling goes through Slack too; a response_url that refused the last
+ * answer of a click that worked would have it called a failure) and a request Bolt could not authorise.
  */
 export function failureNoticeFor(error: unknown): string | undefined {
   const original = originalOf(error);
   if (isSlackApiError(original)) return undefined;
-  if ((original as { code?: unknown } | undefined)?.code === 'slack_bolt_authorization_error')
-    return undefined;
+  const code = (original as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && SLACK_SIDE_CODES.has(code)) return undefined;
+  const look = 'press Refresh on the card (or `/sms status`) before you try again';
   if (original instanceof StoreUnavailableError) {
-    return ':boom: smsops could not reach its database just now, so this may not have been done. Look at the card before you try again, and tell an admin if it persists.';
+    return `:boom: smsops could not reach its database just now, so this may not have been done, or done without the card showing it yet: ${look}, and tell an admin if it persists.`;
   }
-  return ':boom: Something went wrong on our side, so this may not have been done. It has been logged; look at the card before you try again, and tell an admin if it persists.';
+  return `:boom: Something went wrong on our side, so this may not have been done, or done without the card showing it yet. It has been logged: ${look}, and tell an admin if it persists.`;
 }

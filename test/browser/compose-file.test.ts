@@ -64,7 +64,9 @@ describe.skipIf(!hasChromium)(
       await screenshot(page, 'file-01-review');
 
       await modal.getByRole('button', { name: 'Send me the rejected rows as a file' }).click();
-      await modal.getByText(/The 1 rejected rows are sent to you as a file, in your direct messages/).waitFor();
+      await modal
+        .getByText(/The 1 rejected rows are sent to you as a file, in your direct messages/)
+        .waitFor();
 
       await modal.getByRole('button', { name: 'Send 2 messages' }).click();
       await modal.getByText(/Sent\. Batch \d+ is on its way/).waitFor();

@@ -68,22 +68,52 @@ describe('gateway health probe', () => {
     expect(await control.callCount('GetSenders')).toBe(1);
   });
 
-  it('answers at once from its last probe while a slow gateway is asked again in the background', async () => {
-    // Every answer is stale at once (an interval of 0): each check starts a new probe, none waits for it.
-    const slowClient = new GatewayClient({
-      baseUrl: sim.url,
-      username: 'demo',
-      password: 'demo',
-      timeoutMs: 5_000,
+  describe('answers from its last probe, never waiting long on the gateway', () => {
+    const MINUTE = 60_000;
+    let clock = 0;
+    const slowClient = () => {
+      const client = new GatewayClient({
+        baseUrl: sim.url,
+        username: 'demo',
+        password: 'demo',
+        timeoutMs: 5_000,
+      });
+      clients.push(client);
+      return client;
+    };
+    const within = <T>(ms: number, work: Promise<T>) =>
+      Promise.race([work, new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), ms))]);
+
+    beforeEach(() => {
+      clock = Date.parse('2026-11-25T09:00:00Z');
     });
-    clients.push(slowClient);
-    const probe = gatewayProbe(slowClient, { everyMs: 0 });
-    expect(await probe()).toMatchObject({ ok: true });
-    // The gateway now takes 2 s to answer: a /healthz waiting for it would outlast a readiness check's 1 s.
-    await control.fault({ operation: 'GetSenders', kind: 'timeout', delayMs: 2_000 });
-    const answer = await Promise.race([probe(), new Promise((r) => setTimeout(() => r('waited'), 1_000))]);
-    expect(answer).toMatchObject({ ok: true });
-    expect(await control.callCount('GetSenders')).toBe(2);
+
+    it('an answer older than the interval is shown at once, a new probe starting behind it', async () => {
+      const probe = gatewayProbe(slowClient(), { everyMs: MINUTE, now: () => clock });
+      const first = await probe();
+      expect(first).toMatchObject({ ok: true });
+      // The gateway now takes 2 s to answer: a /healthz waiting for it would outlast a readiness check's 1 s.
+      await control.fault({ operation: 'GetSenders', kind: 'timeout', delayMs: 2_000 });
+      clock += MINUTE + 1_000;
+      expect(await within(1_000, probe())).toBe(first);
+      await vi.waitFor(async () => expect(await control.callCount('GetSenders')).toBe(2), { interval: 20 });
+    });
+
+    it('an answer older than two intervals waits briefly for the new one: checks far apart are not one behind', async () => {
+      const probe = gatewayProbe(slowClient(), { everyMs: MINUTE, now: () => clock });
+      expect(await probe()).toMatchObject({ ok: true });
+      await control.fault({ operation: 'GetSenders', kind: 'status', code: 401, echo: true });
+      clock += 5 * MINUTE;
+      expect(await probe()).toEqual({ ok: false, at: new Date(clock), reason: 'rejected' });
+    });
+
+    it('and only briefly: a slow gateway still gets the old answer shown within the second', async () => {
+      const probe = gatewayProbe(slowClient(), { everyMs: MINUTE, now: () => clock });
+      const first = await probe();
+      await control.fault({ operation: 'GetSenders', kind: 'timeout', delayMs: 2_000 });
+      clock += 5 * MINUTE;
+      expect(await within(1_000, probe())).toBe(first);
+    });
   });
 
   it('shows a failure since its last answer once the background probe has seen it', async () => {

@@ -102,7 +102,7 @@ describe('RetentionPurge (RETENTION_DAYS)', () => {
 
     const { logger, lines } = captureLogger();
     expect((await purger('a', logger).runDue(NOW))?.jobClaims).toBe(2);
-    expect(lines.find((l) => l.msg === 'personal data older than RETENTION_DAYS purged')).toMatchObject({
+    expect(lines.find((l) => l.msg === 'job claims older than a week forgotten')).toMatchObject({
       jobClaims: 2,
     });
     expect((await store.jobRuns.runs(MENTION_JOB, 10)).map((r) => r.slot)).toEqual([

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureNoticeFor } from '../../src/slack/errors.js';
 import { openStore, type Store, StoreUnavailableError } from '../../src/store/index.js';
 import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
 
@@ -70,7 +71,9 @@ describe('a button that fails after the ack', () => {
       h.mark();
       await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'card_cancel' });
       const told = await h.ephemeral(users.admin, /could not reach its database just now/);
-      expect(told.text).toMatch(/may not have been done\. Look at the card before you try again/);
+      expect(told.text).toMatch(
+        /may not have been done, or done without the card showing it yet: press Refresh on the card/,
+      );
       // Nothing of the failure's own text, and nothing said to anyone else or in the channel.
       expect(told.text).not.toContain('attempts');
       const journal = h.fake.state.journal;
@@ -104,5 +107,25 @@ describe('a button that fails after the ack', () => {
     } finally {
       failing.delete('audit.append');
     }
+  });
+});
+
+describe('which failures are told', () => {
+  it('tells nothing of Slack refusing the answer itself, and unwraps what Bolt wrapped', () => {
+    // A response_url that refused the last answer of a click that worked: calling it a failure would mislead.
+    expect(
+      failureNoticeFor(Object.assign(new Error('respond failed'), { code: 'slack_bolt_respond_error' })),
+    ).toBeUndefined();
+    expect(
+      failureNoticeFor(Object.assign(new Error('ratelimited'), { code: 'slack_webapi_platform_error' })),
+    ).toBeUndefined();
+    const wrapped = Object.assign(new Error('database unreachable'), {
+      code: 'slack_bolt_unknown_error',
+      original: new StoreUnavailableError('database unreachable'),
+    });
+    expect(failureNoticeFor(wrapped)).toMatch(/could not reach its database/);
+    expect(failureNoticeFor(new TypeError('x is undefined'))).toMatch(
+      /^:boom: Something went wrong on our side/,
+    );
   });
 });

@@ -88,7 +88,9 @@ describe('scopes: every Web API call is checked against what the token was grant
     expect(await refusal(client.conversations.open({ users: 'U0NOBODY' }))).toMatchObject({
       error: 'user_not_found',
     });
-    expect(await refusal(client.apiCall('conversations.open', {}))).toMatchObject({ error: 'users_list_not_supplied' });
+    expect(await refusal(client.apiCall('conversations.open', {}))).toMatchObject({
+      error: 'users_list_not_supplied',
+    });
     expect(await refusal(client.conversations.open({ channel: channels.general }))).toMatchObject({
       error: 'method_not_supported_for_channel_type',
     });

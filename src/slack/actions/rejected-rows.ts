@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import type { KnownBlock, ModalView } from '@slack/types';
 import { viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
-import { slackRefusalOf } from '../errors.js';
+import { slackRefusalOf, userMessageFor } from '../errors.js';
 import { shareFile } from '../file-upload.js';
 import { context } from '../ui/blocks.js';
 import { rejectedRowsCsv } from '../ui/file-report.js';
@@ -21,7 +21,6 @@ export function rejectedRowsHandler(deps: SlackDeps) {
   return async function handleRejectedRows({ ack, body, action, client }: ActionArgs): Promise<void> {
     await ack();
     const view = viewSchema.parse(body.view);
-    const found = await deps.store.drafts.get((action as { value?: string }).value ?? '', deps.now());
     const say = async (text: string) => {
       const blocks = (view.blocks as unknown as KnownBlock[]).map((b) =>
         b.block_id === 'rejected_rows' ? { ...context(text), block_id: 'rejected_rows' } : b,
@@ -42,6 +41,18 @@ export function rejectedRowsHandler(deps: SlackDeps) {
         })
         .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'rejected-rows note not shown'));
     };
+    let found: Awaited<ReturnType<typeof deps.store.drafts.get>>;
+    try {
+      found = await deps.store.drafts.get((action as { value?: string }).value ?? '', deps.now());
+    } catch (error) {
+      // A button in a modal has nowhere else to answer: Bolt's error handler could not tell the user.
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'rejected rows not read',
+      );
+      await say(userMessageFor(error));
+      return;
+    }
     if (!found || found.owner !== body.user.id) {
       await say(':warning: This review has expired: submit the form again to see the rejected rows.');
       return;

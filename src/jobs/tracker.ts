@@ -1,5 +1,6 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import { CAMPAIGN_NOT_STARTED, campaignKeyOfClaim } from '../sending/scheduled-campaign.js';
 import type { OutboxRow, Store } from '../store/index.js';
 import { JobLoop, type JobObserver } from './loop.js';
 
@@ -133,6 +134,11 @@ export class DeliveryTracker {
     const abandoned = await this.#o.store.outbox.abandonedPending(test, 100);
     let marked = 0;
     for (const row of abandoned) {
+      const campaignKey = campaignKeyOfClaim(row);
+      if (campaignKey !== undefined) {
+        if (await this.#settleCampaignClaim(row, campaignKey, test)) marked++;
+        continue;
+      }
       const reason =
         'the bot stopped while this send was in progress: it may or may not have reached the gateway';
       if (!(await this.#o.store.outbox.markAbandoned(row.id, reason, test))) continue;
@@ -150,6 +156,44 @@ export class DeliveryTracker {
       });
     }
     return marked;
+  }
+
+  /**
+   * A scheduled send claimed to go as a campaign, cut off before its row was closed: the claim never calls the
+   * gateway itself, so it is not `unknown`. If its campaign was started, the chunks are the sends and the row
+   * closes as it would have; if not, nothing was sent, and the row is held for its sender or an admin to send
+   * now (its time has passed) or cancel: never started again unasked.
+   */
+  async #settleCampaignClaim(
+    row: OutboxRow,
+    campaignKey: string,
+    test: { now: Date; unleasedBefore: Date },
+  ): Promise<boolean> {
+    const { store, logger } = this.#o;
+    const campaign = await store.campaigns.byKey(campaignKey);
+    const settled = campaign
+      ? await store.outbox.markCancelled(row.id, row.slackUser, test.now)
+      : await store.outbox.holdAbandoned(row.id, CAMPAIGN_NOT_STARTED, test);
+    if (!settled) return false;
+    if (campaign) {
+      logger.info(
+        { outboxId: row.id, campaignId: campaign.id },
+        'interrupted scheduled send had gone as a campaign; closed',
+      );
+    } else {
+      logger.warn(
+        { outboxId: row.id, owner: row.owner },
+        'interrupted scheduled send held: its campaign never started, nothing was sent',
+      );
+    }
+    const updated = (await store.outbox.get(row.id)) ?? row;
+    await this.#o.onProgress(updated).catch((error: unknown) => {
+      logger.warn(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'card of an interrupted scheduled send not updated',
+      );
+    });
+    return true;
   }
 
   async #poll(row: OutboxRow): Promise<OutboxRow> {

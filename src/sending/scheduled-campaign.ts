@@ -16,10 +16,22 @@ export function scheduledCampaignKey(outboxKey: string): string {
   return `${outboxKey}:campaign`;
 }
 
+/** Why a scheduled send is held after a stop cut off its campaign's start (its card says so). */
+export const CAMPAIGN_NOT_STARTED =
+  'the bot stopped while this send was starting as a campaign; nothing of it was sent';
+
+/**
+ * The campaign key a scheduled row was claimed to start, when it was claimed to go as a campaign: such a claim never
+ * calls the gateway itself, so a claim cut off by a stop is safe to hand back (see DeliveryTracker.reconcileStale).
+ */
+export function campaignKeyOfClaim(row: Pick<OutboxRow, 'payload'>): string | undefined {
+  const key = (row.payload as { campaignKey?: unknown } | null)?.campaignKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
 /** Whether a closed scheduled row went as a campaign (its card then says so). */
 export function wentAsCampaign(row: Pick<OutboxRow, 'state' | 'payload'>): boolean {
-  const payload = row.payload as { campaignKey?: unknown } | null;
-  return row.state === 'cancelled' && typeof payload?.campaignKey === 'string';
+  return row.state === 'cancelled' && campaignKeyOfClaim(row) !== undefined;
 }
 
 /**

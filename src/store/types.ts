@@ -201,6 +201,11 @@ export interface OutboxRepo {
   /** `pending` to `unknown`, only while the send still counts as abandoned: a lease renewed meanwhile wins. */
   markAbandoned(id: number, reason: string, test: AbandonedTest): Promise<boolean>;
   /**
+   * `pending` back to `held` (owner and lease given back), only while it still counts as abandoned: for a claim
+   * that never calls the gateway itself (a scheduled send that goes as a campaign), which the user may send now.
+   */
+  holdAbandoned(id: number, reason: string, test: AbandonedTest): Promise<boolean>;
+  /**
    * A MessageId for a send with none yet that was `unknown` (or marked not sent): it becomes `submitted`
    * and is polled. `note` says how it was resolved. True when this call made the change.
    */
@@ -365,6 +370,8 @@ export interface CampaignsRepo {
   /** Idempotent on the key: a repeated intent returns the first campaign with created=false. */
   create(intent: CampaignIntent): Promise<{ campaign: Campaign; created: boolean }>;
   get(id: number): Promise<Campaign | undefined>;
+  /** The campaign created under this idempotency key, if any. */
+  byKey(idempotencyKey: string): Promise<Campaign | undefined>;
   /** The stored plan, as given to create(); undefined once purged or for an unknown id. */
   plan(id: number): Promise<JsonValue | undefined>;
   /** Running campaigns due at `now` that `owner` may claim: unowned, its own, or whose lease ran out. */

@@ -94,6 +94,43 @@ describe('a button that fails after the ack', () => {
     expect(await h.control.callCount('Cancel')).toBe(cancelsBefore + 1);
   });
 
+  it('a button in a modal (no channel to answer in) says so in the modal itself', async () => {
+    const fileId = h.fake.state.files.addUpload({
+      filename: 'list.csv',
+      bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n'),
+      uploader: users.admin,
+    }).id;
+    const view = await h.openCompose();
+    const after = h.fake.state.journal.seq;
+    await h.driver.viewSubmission({
+      userId: users.admin,
+      view,
+      values: { [textBlockOf(view)]: { text: 'Merhaba' }, file: { file: [fileId] } },
+    });
+    await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
+    const review = h.fake.state.views.top(users.admin)!;
+    failing.add('drafts.get');
+    try {
+      const clicked = h.fake.state.journal.seq;
+      await h.driver.blockAction({
+        userId: users.admin,
+        view: review,
+        actionId: 'compose_rejected_rows',
+        blockId: 'rejected_rows',
+        value: JSON.parse(review.private_metadata).draftKey,
+      });
+      await h.fake.state.waitFor(
+        'view',
+        (e) => JSON.stringify(e.view.blocks).includes('Something went wrong'),
+        {
+          after: clicked,
+        },
+      );
+    } finally {
+      failing.delete('drafts.get');
+    }
+  });
+
   it('does not say nothing happened when the failure came after the gateway had cancelled', async () => {
     const card = await sentCard('cancelled, then the audit write fails');
     const cancelsBefore = await h.control.callCount('Cancel');

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openStore, type Store } from '../../src/store/index.js';
 import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
@@ -19,15 +23,43 @@ const NUMBERS = Array.from({ length: 8 }, (_, i) => `90532${1_000_000 + i}`);
 
 let h: Harness;
 let postsBefore = 0;
+/** Store methods (`campaigns.create`) that fail once, as a stop at that moment would leave things. */
+const failOnce = new Set<string>();
+const dir = mkdtempSync(join(tmpdir(), 'smsops-scheduled-campaign-'));
+
+/** The store, with a method named in `failOnce` throwing the next time it is called. */
+function stoppingAt(store: Store): Store {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const repo = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || typeof repo !== 'object' || repo === null) return repo;
+      return new Proxy(repo, {
+        get(r, method) {
+          const fn = Reflect.get(r, method);
+          if (typeof fn !== 'function') return fn;
+          return (...args: unknown[]) => {
+            const name = `${key}.${String(method)}`;
+            if (!failOnce.delete(name)) return fn.apply(r, args);
+            return Promise.reject(new Error(`the process stopped at ${name}`));
+          };
+        },
+      });
+    },
+  });
+}
 
 beforeAll(async () => {
   h = await startHarness({
     now,
+    store: stoppingAt(await openStore(`sqlite:${join(dir, 'bot.db')}`)),
     sending: { submitChunkSize: 3, confirmRecipients: 5 },
     env: { SUBMIT_CHUNK_INTERVAL_MS: '0' },
   });
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 beforeEach(async () => {
   clock = START;
   await h.control.reset();
@@ -200,6 +232,58 @@ describe('a scheduled send larger than one gateway call', () => {
     expect(await h.bot.campaigns.tick()).toBe(0);
     expect(await h.control.callCount('Submit')).toBe(0);
     expect(campaignCards()).toHaveLength(0);
+  });
+
+  it('cut off between its claim and its campaign: held, not unknown; Send now starts it, each number once', async () => {
+    await schedule('Cut off campaign', clock + minutes(10));
+    await cardOf('Cut off campaign');
+    clock += minutes(10);
+    // The process stops right after claiming the row, before the campaign exists.
+    failOnce.add('campaigns.create');
+    await h.bot.scheduled.tick().catch(() => undefined);
+    expect((await rowOf('Cut off campaign')).state).toBe('pending');
+    expect(await h.control.callCount('Submit')).toBe(0);
+
+    // Once its lease has run out, the tracker hands it back: nothing was sent, so it is not "unknown".
+    clock += minutes(5);
+    expect(await h.tracker.reconcileStale(now())).toBe(1);
+    expect(await rowOf('Cut off campaign')).toMatchObject({ state: 'held', owner: null });
+    const held = await cardOf('Cut off campaign', /stopped while it was starting as a campaign/);
+    expect(blocksOf(held)).toContain('scheduled_send_now');
+    expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
+    expect(campaignCards()).toHaveLength(0);
+
+    await h.driver.blockAction({ userId: users.admin, message: held, actionId: 'scheduled_send_now' });
+    await cardOf('Cut off campaign', /sent as a campaign/);
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    // Each number once (the last one opted out in an earlier test).
+    const counts = await receivedPerNumber();
+    expect([...counts.keys()].sort()).toEqual(NUMBERS.slice(0, 7));
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  });
+
+  it('cut off after its campaign started, before its row closed: the row closes, nothing starts twice', async () => {
+    await schedule('Started then cut off', clock + minutes(10));
+    await cardOf('Started then cut off');
+    clock += minutes(10);
+    failOnce.add('outbox.markCancelled');
+    await h.bot.scheduled.tick().catch(() => undefined);
+    const cut = await rowOf('Started then cut off');
+    expect(cut.state).toBe('pending');
+    expect(await h.store.campaigns.byKey(`${cut.idempotencyKey}:campaign`)).toMatchObject({
+      state: 'running',
+    });
+
+    clock += minutes(5);
+    expect(await h.tracker.reconcileStale(now())).toBe(1);
+    expect((await rowOf('Started then cut off')).state).toBe('cancelled');
+    await cardOf('Started then cut off', /sent as a campaign/);
+    // The campaign runs as any other (its card, never posted by the cut-off flow, comes with its first chunk).
+    expect(await h.bot.campaigns.tick()).toBe(3);
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(3);
+    await vi.waitFor(() => expect(campaignCards()).toHaveLength(1));
   });
 
   it('a role taken away by then: refused, said on its card, no campaign', async () => {

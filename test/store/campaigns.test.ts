@@ -79,6 +79,8 @@ function campaignContract(backend: Backend): void {
     const again = await b.campaigns.create(intent('k1', 10, 3));
     expect(again).toMatchObject({ created: false, campaign: { id: first.campaign.id } });
     expect(await b.campaigns.plan(first.campaign.id)).toEqual(plan);
+    expect(await b.campaigns.byKey('k1')).toEqual(first.campaign);
+    expect(await b.campaigns.byKey('k-none')).toBeUndefined();
   });
 
   it('a chunk is claimed by exactly one instance, even when both ask at once, and only at the cursor', async () => {

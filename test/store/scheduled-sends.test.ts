@@ -90,6 +90,34 @@ function scheduledContract(backend: Backend): void {
     expect(await store.outbox.cancelScheduled(row.id, 'U1', at(31))).toBe(false);
   });
 
+  it('hands an abandoned claim back as held, only once its lease ran out, and Send now can claim it again', async () => {
+    const row = (await store.outbox.createScheduled(intent('s1', at(20)))).row;
+    expect(await store.outbox.claimScheduled(row.id, claim('A'))).toBeDefined();
+    const test = (now: number) => ({ now: at(now), unleasedBefore: at(-60) });
+    // Its owner's lease runs to 31: before that, the claim is still its owner's.
+    expect(await store.outbox.holdAbandoned(row.id, 'stopped', test(30))).toBe(false);
+    const reapers = await Promise.all(
+      [1, 2, 3].map(() => store.outbox.holdAbandoned(row.id, 'stopped', test(32))),
+    );
+    expect(reapers.filter(Boolean)).toHaveLength(1);
+    expect(await store.outbox.get(row.id)).toMatchObject({
+      state: 'held',
+      reason: 'stopped',
+      owner: null,
+      leaseUntil: null,
+      payload: { optedOutAtSending: ['905329876543'] },
+    });
+    expect(await store.outbox.abandonedPending(test(100), 10)).toEqual([]);
+    // Only an explicit Send now (from held) takes it again; the due-time job does not.
+    expect(await store.outbox.claimScheduled(row.id, claim('job', { dueBy: at(100) }))).toBeUndefined();
+    expect(
+      await store.outbox.claimScheduled(
+        row.id,
+        claim('B', { from: ['scheduled', 'held'], dueBy: undefined }),
+      ),
+    ).toMatchObject({ state: 'pending', owner: 'B' });
+  });
+
   it('holds a send found too late, which only Send now (or Cancel) then moves', async () => {
     const row = (await store.outbox.createScheduled(intent('s1', at(0)))).row;
     // 15 minutes of grace: at 10 minutes late it is not held.

@@ -2,6 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { format } from 'date-fns';
 import type { ScheduleInfo } from '../../sending/scheduled.js';
+import { CAMPAIGN_NOT_STARTED } from '../../sending/scheduled-campaign.js';
 import type { OutboxRow } from '../../store/index.js';
 import { confirmDialog, context, fields, header, section, simulatedNotice } from './blocks.js';
 import { escapeMrkdwn, formatCost, formatCount, plural, truncate } from './format.js';
@@ -162,9 +163,11 @@ export function scheduledCard(
     ...simulatedNotice(options.simulated),
     header(held ? 'Scheduled SMS: held' : 'Scheduled SMS'),
     section(
-      held
-        ? `:warning: *Not sent: it was due ${when}*, while smsops was not running, and it was found more than ${plural(options.graceMinutes, 'minute')} late. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`
-        : `:alarm_clock: *Scheduled for ${when}*`,
+      !held
+        ? `:alarm_clock: *Scheduled for ${when}*`
+        : row.reason === CAMPAIGN_NOT_STARTED
+          ? `:warning: *Not sent: it was due ${when}*, and smsops stopped while it was starting as a campaign, before any of it was sent. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`
+          : `:warning: *Not sent: it was due ${when}*, while smsops was not running, and it was found more than ${plural(options.graceMinutes, 'minute')} late. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`,
     ),
     fields([
       ['Sender', escapeMrkdwn(row.sender ?? '—')],

@@ -165,6 +165,16 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
         return row ? toCampaign(row) : undefined;
       }),
 
+    byKey: (idempotencyKey) =>
+      ctx.run(async () => {
+        const row = await db
+          .selectFrom('campaigns')
+          .select(COLUMNS)
+          .where('idempotency_key', '=', idempotencyKey)
+          .executeTakeFirst();
+        return row ? toCampaign(row) : undefined;
+      }),
+
     plan: (id) =>
       ctx.run(async () => {
         const row = await db.selectFrom('campaigns').select('plan').where('id', '=', id).executeTakeFirst();

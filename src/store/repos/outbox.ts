@@ -383,6 +383,17 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       );
     },
 
+    holdAbandoned(id, reason, test) {
+      const ms = toMillis(test.now);
+      return transition(
+        id,
+        ['pending'],
+        { state: 'held', reason, owner: null, lease_until: null, updated_at: ms },
+        (row) => row.state === 'held' && row.reason === reason && Number(row.updated_at) === ms,
+        abandoned(test),
+      );
+    },
+
     resolveSubmitted(id, messageId, options) {
       const at = toMillis(options.at ?? ctx.now());
       const mid = gatewayIdText(messageId);

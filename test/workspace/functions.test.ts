@@ -49,7 +49,7 @@ async function setup(statuses: number[] = []) {
 }
 
 describe('mentions of the app in the workspace', () => {
-  it('deliver app_mention as Slack shapes it (the app subscribes to it), besides the message itself', async () => {
+  it('deliver app_mention as Slack shapes it (the app subscribes to it), and not the message itself (it subscribes to no message event)', async () => {
     const { driver, bot } = await setup();
     const parent = await driver.userMessage({
       userId: users.alice,
@@ -77,6 +77,7 @@ describe('mentions of the app in the workspace', () => {
     });
     expect(delivered.body.event_id).toBe(mention?.eventId);
     expect(parent.mention).toBeUndefined();
+    expect(bot.seen.filter((d) => d.body.event.type === 'message')).toEqual([]);
   });
 
   it('are delivered again, up to three times, while the app does not ack: same event_id, X-Slack-Retry-Num', async () => {

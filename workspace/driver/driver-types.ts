@@ -108,8 +108,13 @@ export interface EventDelivery extends DriverResponse {
   retries: Promise<DriverResponse[]>;
 }
 
-export interface UserMessageResult extends DriverResponse {
+export interface UserMessageResult {
   message: SlackMessage;
+  /**
+   * The `message` event's delivery, only when the app subscribes to the conversation type's message.* event (as
+   * Slack sends it; smsops' manifest subscribes to none).
+   */
+  event?: EventDelivery;
   /** Set when the message mentions the bot and the app subscribes to app_mention: that event's delivery. */
   mention?: EventDelivery;
 }
@@ -132,7 +137,7 @@ export interface SlackDriver {
   viewSubmission(input: ViewSubmissionInput): Promise<ViewSubmissionResult>;
   viewClosed(input: ViewClosedInput): Promise<ViewClosedResult>;
   appHomeOpened(userId: string, options?: DeliveryOptions): Promise<DriverResponse>;
-  /** A user posts in a channel: the message lands in the fake and a `message` event goes to the bot. */
+  /** A user posts in a channel: the message lands in the fake; events go to the bot as its subscriptions say. */
   userMessage(input: UserMessageInput): Promise<UserMessageResult>;
   /** A workflow reaches one of the app's custom steps: `function_executed`, as Slack sends it, with its own token. */
   functionExecuted(input: FunctionExecutedInput, options?: DeliveryOptions): Promise<FunctionExecutedResult>;

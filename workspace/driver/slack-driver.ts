@@ -1,5 +1,5 @@
 import { buildStateValues } from '../block-kit/state-values.js';
-import type { User } from '../state/model.js';
+import type { ChannelKind, User } from '../state/model.js';
 import { appManifest } from '../web-api/app-manifest.js';
 import { EVENT_SCOPES, manifestBotScopes } from '../web-api/scopes.js';
 import type {
@@ -295,10 +295,16 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
       });
       const channelType = { im: 'im', mpim: 'mpim', private: 'group', public: 'channel' }[channel.kind];
-      const event = { ...message, event_ts: message.ts, channel_type: channelType };
-      const delivered = await sendEvent(event, input);
+      // Slack sends a `message` event only to an app subscribed to the conversation type's message.* event.
+      const subscription = MESSAGE_SUBSCRIPTIONS[channel.kind];
+      const event = subscribes(subscription)
+        ? await deliverEvent(
+            { ...message, type: 'message', event_ts: message.ts, channel_type: channelType },
+            input,
+          )
+        : undefined;
       if (!message.text.includes(`<@${identity.botUserId}>`) || !subscribes('app_mention')) {
-        return { ...delivered, message };
+        return { message, ...(event ? { event } : {}) };
       }
       const mention = await deliverEvent(
         {
@@ -313,7 +319,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         },
         input,
       );
-      return { ...delivered, message, mention };
+      return { message, ...(event ? { event } : {}), mention };
     },
 
     event(event, delivery = {}) {
@@ -321,6 +327,14 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     },
   };
 }
+
+/** The Events API subscription that brings a conversation type's messages (docs.slack.dev/reference/events/message). */
+const MESSAGE_SUBSCRIPTIONS: Record<ChannelKind, string> = {
+  public: 'message.channels',
+  private: 'message.groups',
+  im: 'message.im',
+  mpim: 'message.mpim',
+};
 
 /** Exactly what Slack sends; Bolt compares the content type verbatim, so no `; charset=…` suffix. */
 const FORM = 'application/x-www-form-urlencoded';

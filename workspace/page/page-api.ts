@@ -254,7 +254,9 @@ export function createPageApi(deps: PageApiDeps) {
       text: slackEscape(text, directory, 'message'),
       ...(threadTs ? { threadTs } : {}),
     });
-    return { ok: result.status === 200, status: result.status, ts: result.message.ts };
+    // Posted either way; what the bot was sent (a mention, a subscribed message event) may have failed.
+    const failed = [result.event, result.mention].find((d) => d !== undefined && d.status !== 200);
+    return { ok: failed === undefined, status: failed?.status ?? 200, ts: result.message.ts };
   }
 
   function ownView(user: User, viewId: string): ViewOutput {

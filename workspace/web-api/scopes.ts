@@ -67,6 +67,11 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeRule>> = {
 export const EVENT_SCOPES: Readonly<Record<string, string | undefined>> = {
   app_home_opened: undefined,
   app_mention: 'app_mentions:read',
+  // Messages by conversation type (docs.slack.dev/reference/events/message.channels and its siblings).
+  'message.channels': 'channels:history',
+  'message.groups': 'groups:history',
+  'message.im': 'im:history',
+  'message.mpim': 'mpim:history',
   // Not subscribed to: Slack sends it to any app whose manifest declares the step (functions).
   function_executed: undefined,
 };

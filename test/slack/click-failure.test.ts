@@ -3,34 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureNoticeFor } from '../../src/slack/errors.js';
-import { openStore, type Store, StoreUnavailableError } from '../../src/store/index.js';
-import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
+import { openStore, StoreUnavailableError } from '../../src/store/index.js';
+import { withStoreFaults } from '../support/faulty-store.js';
+import {
+  askForRejectedRows,
+  channels,
+  type Harness,
+  reviewOfFile,
+  startHarness,
+  textBlockOf,
+  users,
+} from '../support/slack-harness.js';
 
 /**
  * A button whose handler fails after Slack's ack (the database goes away between two steps) used to leave the
  * click looking ignored: on a Cancel, the worst answer. The user who clicked is now told, privately, that it may
  * not have been done; the rest of the channel sees nothing.
  */
-
-/** The store, with the repository methods named in `failing` (`outbox.get`) refusing as an outage does. */
-function withFailures(store: Store, failing: Set<string>): Store {
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      const repo = Reflect.get(target, key, receiver);
-      if (typeof key !== 'string' || typeof repo !== 'object' || repo === null) return repo;
-      return new Proxy(repo, {
-        get(r, method) {
-          const fn = Reflect.get(r, method);
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) =>
-            failing.has(`${key}.${String(method)}`)
-              ? Promise.reject(new StoreUnavailableError('database unreachable after 3 attempts'))
-              : fn.apply(r, args);
-        },
-      });
-    },
-  });
-}
 
 describe('a button that fails after the ack', () => {
   let h: Harness;
@@ -39,7 +28,11 @@ describe('a button that fails after the ack', () => {
 
   beforeAll(async () => {
     const store = await openStore(`sqlite:${join(dir, 'bot.db')}`);
-    h = await startHarness({ store: withFailures(store, failing) });
+    h = await startHarness({
+      store: withStoreFaults(store, (method) =>
+        failing.has(method) ? new StoreUnavailableError('database unreachable after 3 attempts') : undefined,
+      ),
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -95,30 +88,11 @@ describe('a button that fails after the ack', () => {
   });
 
   it('a button in a modal (no channel to answer in) says so in the modal itself', async () => {
-    const fileId = h.fake.state.files.addUpload({
-      filename: 'list.csv',
-      bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n'),
-      uploader: users.admin,
-    }).id;
-    const view = await h.openCompose();
-    const after = h.fake.state.journal.seq;
-    await h.driver.viewSubmission({
-      userId: users.admin,
-      view,
-      values: { [textBlockOf(view)]: { text: 'Merhaba' }, file: { file: [fileId] } },
-    });
-    await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
-    const review = h.fake.state.views.top(users.admin)!;
+    const file = { filename: 'list.csv', bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n') };
+    const review = await reviewOfFile(h, file, 'Merhaba');
     failing.add('drafts.get');
     try {
-      const clicked = h.fake.state.journal.seq;
-      await h.driver.blockAction({
-        userId: users.admin,
-        view: review,
-        actionId: 'compose_rejected_rows',
-        blockId: 'rejected_rows',
-        value: JSON.parse(review.private_metadata).draftKey,
-      });
+      const clicked = await askForRejectedRows(h, review);
       await h.fake.state.waitFor(
         'view',
         (e) => JSON.stringify(e.view.blocks).includes('Something went wrong'),

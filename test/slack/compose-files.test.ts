@@ -3,7 +3,15 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED, type ViewOutput } from '../../workspace/index.js';
 import { manifestBotScopes } from '../../workspace/web-api/scopes.js';
-import { channels, type Harness, startHarness, textBlockOf, users } from '../support/slack-harness.js';
+import {
+  askForRejectedRows,
+  channels,
+  type Harness,
+  reviewOfFile,
+  startHarness,
+  textBlockOf,
+  users,
+} from '../support/slack-harness.js';
 
 let h: Harness;
 
@@ -59,14 +67,7 @@ describe('compose from an uploaded file', () => {
     expect(shown).toContain('Line 3: “5,32E+09”');
     expect(shown).toContain('Line 7: “12”');
 
-    const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({
-      userId: users.admin,
-      view: review,
-      actionId: 'compose_rejected_rows',
-      blockId: 'rejected_rows',
-      value: JSON.parse(review.private_metadata).draftKey,
-    });
+    const after = await askForRejectedRows(h, review);
     const shared = await h.fake.state.waitFor('file', (e) => e.action === 'shared', { after });
     expect(shared.file.name).toBe('müşteriler-rejected.csv');
     // To the user who asked, in their DM with the app: the rows are the file's people, not the channel's business.
@@ -151,31 +152,10 @@ describe('the rejected rows, on an app installed before im:write', () => {
   afterAll(() => old.close());
 
   it('says what an admin must do, and shares the rows nowhere', async () => {
-    const fileId = old.fake.state.files.addUpload({
-      filename: 'list.csv',
-      bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n'),
-      uploader: users.admin,
-    }).id;
-    const view = await old.openCompose();
-    const after = old.fake.state.journal.seq;
-    await old.driver.viewSubmission({
-      userId: users.admin,
-      view,
-      values: { [textBlockOf(view)]: { text: 'Merhaba' }, file: { file: [fileId] } },
-    });
-    await old.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', {
-      after,
-    });
-    const review = old.fake.state.views.top(users.admin)!;
+    const file = { filename: 'list.csv', bytes: Buffer.from('Telefon\n0532 111 11 11\n12\n') };
+    const review = await reviewOfFile(old, file, 'Merhaba');
     expect(review.callback_id).toBe('confirm_send');
-    const clicked = old.fake.state.journal.seq;
-    await old.driver.blockAction({
-      userId: users.admin,
-      view: review,
-      actionId: 'compose_rejected_rows',
-      blockId: 'rejected_rows',
-      value: JSON.parse(review.private_metadata).draftKey,
-    });
+    const clicked = await askForRejectedRows(old, review);
     await old.fake.state.waitFor(
       'view',
       (e) => JSON.stringify(e.view.blocks).includes('lacks the `im:write` permission'),

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
+import { withStoreFaults } from '../support/faulty-store.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
@@ -27,31 +28,12 @@ let postsBefore = 0;
 const failOnce = new Set<string>();
 const dir = mkdtempSync(join(tmpdir(), 'smsops-scheduled-campaign-'));
 
-/** The store, with a method named in `failOnce` throwing the next time it is called. */
-function stoppingAt(store: Store): Store {
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      const repo = Reflect.get(target, key, receiver);
-      if (typeof key !== 'string' || typeof repo !== 'object' || repo === null) return repo;
-      return new Proxy(repo, {
-        get(r, method) {
-          const fn = Reflect.get(r, method);
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            const name = `${key}.${String(method)}`;
-            if (!failOnce.delete(name)) return fn.apply(r, args);
-            return Promise.reject(new Error(`the process stopped at ${name}`));
-          };
-        },
-      });
-    },
-  });
-}
-
 beforeAll(async () => {
   h = await startHarness({
     now,
-    store: stoppingAt(await openStore(`sqlite:${join(dir, 'bot.db')}`)),
+    store: withStoreFaults(await openStore(`sqlite:${join(dir, 'bot.db')}`), (method) =>
+      failOnce.delete(method) ? new Error(`the process stopped at ${method}`) : undefined,
+    ),
     sending: { submitChunkSize: 3, confirmRecipients: 5 },
     env: { SUBMIT_CHUNK_INTERVAL_MS: '0' },
   });

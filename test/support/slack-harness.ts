@@ -177,3 +177,41 @@ export function ephemeralText(message: { text?: string; blocks?: unknown[] }): s
 export function textBlockOf(view: ViewOutput): string {
   return (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!.block_id!;
 }
+
+/**
+ * `/sms send` with a file uploaded by the admin and `text` as the message: the review that replaced "Reading the
+ * file" once the bot has read it.
+ */
+export async function reviewOfFile(
+  h: Harness,
+  file: { filename: string; bytes: Uint8Array },
+  text: string,
+): Promise<ViewOutput> {
+  const fileId = h.fake.state.files.addUpload({
+    ...file,
+    bytes: Buffer.from(file.bytes),
+    uploader: users.admin,
+  }).id;
+  const view = await h.openCompose();
+  const after = h.fake.state.journal.seq;
+  await h.driver.viewSubmission({
+    userId: users.admin,
+    view,
+    values: { [textBlockOf(view)]: { text }, file: { file: [fileId] } },
+  });
+  await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
+  return h.fake.state.views.top(users.admin)!;
+}
+
+/** The admin presses the file review's rejected-rows button; resolves with the journal position before it. */
+export async function askForRejectedRows(h: Harness, review: ViewOutput): Promise<number> {
+  const clicked = h.fake.state.journal.seq;
+  await h.driver.blockAction({
+    userId: users.admin,
+    view: review,
+    actionId: 'compose_rejected_rows',
+    blockId: 'rejected_rows',
+    value: JSON.parse(review.private_metadata).draftKey,
+  });
+  return clicked;
+}

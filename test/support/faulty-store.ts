@@ -1,0 +1,24 @@
+import type { Store } from '../../src/store/index.js';
+
+/**
+ * The store, with each repository method call first asking `faultOf('<repository>.<method>')`: an error it returns
+ * is what the call rejects with (a database outage, a process stopping at that point), undefined lets it through.
+ */
+export function withStoreFaults(store: Store, faultOf: (method: string) => Error | undefined): Store {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const repo = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || typeof repo !== 'object' || repo === null) return repo;
+      return new Proxy(repo, {
+        get(r, method) {
+          const fn = Reflect.get(r, method);
+          if (typeof fn !== 'function') return fn;
+          return (...args: unknown[]) => {
+            const fault = faultOf(`${key}.${String(method)}`);
+            return fault ? Promise.reject(fault) : fn.apply(r, args);
+          };
+        },
+      });
+    },
+  });
+}

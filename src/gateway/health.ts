@@ -69,11 +69,12 @@ const STALE_WAIT_MS = 500;
  */
 export function gatewayProbe(
   gateway: Pick<Gateway, 'getSenders'>,
-  options: { everyMs?: number; timeoutMs?: number; now?: () => number } = {},
+  options: { everyMs?: number; timeoutMs?: number; now?: () => number; staleWaitMs?: number } = {},
 ): GatewayProbe {
   const everyMs = options.everyMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 3_000;
   const now = options.now ?? Date.now;
+  const staleWaitMs = options.staleWaitMs ?? STALE_WAIT_MS;
   let last: GatewayHealth | undefined;
   /** Until when `last` needs no new probe; 0 for the warm-up's, so the first check after start asks again. */
   let freshUntil = 0;
@@ -106,7 +107,7 @@ export function gatewayProbe(
     const shown = last;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<GatewayHealth>((resolve) => {
-      timer = setTimeout(() => resolve(last ?? shown), STALE_WAIT_MS);
+      timer = setTimeout(() => resolve(last ?? shown), staleWaitMs);
       timer.unref();
     });
     return Promise.race([refresh, waited]).finally(() => clearTimeout(timer));

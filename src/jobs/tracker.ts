@@ -170,16 +170,29 @@ export class DeliveryTracker {
     test: { now: Date; unleasedBefore: Date },
   ): Promise<boolean> {
     const { store, logger } = this.#o;
-    const campaign = await store.campaigns.byKey(campaignKey);
+    let campaign = await store.campaigns.byKey(campaignKey);
     const settled = campaign
-      ? await store.outbox.markCancelled(row.id, row.slackUser, test.now)
+      ? await store.outbox.closeAsCampaign(row.id, row.slackUser, test.now)
       : await store.outbox.holdAbandoned(row.id, CAMPAIGN_NOT_STARTED, test);
     if (!settled) return false;
+    if (!campaign) {
+      // Its owner may have been slow rather than gone, and created the campaign in between: then it is closed.
+      campaign = await store.campaigns.byKey(campaignKey);
+      if (campaign) await store.outbox.closeAsCampaign(row.id, row.slackUser, test.now);
+    }
     if (campaign) {
       logger.info(
         { outboxId: row.id, campaignId: campaign.id },
         'interrupted scheduled send had gone as a campaign; closed',
       );
+      // The entry its own instance would have written had it not stopped first.
+      await store.audit.append({
+        actor: row.slackUser,
+        action: 'schedule_campaign',
+        target: `outbox ${row.id}`,
+        details: { campaignId: campaign.id, recipients: row.recipientCount, closedAfterStop: true },
+        at: test.now,
+      });
     } else {
       logger.warn(
         { outboxId: row.id, owner: row.owner },

@@ -1,4 +1,4 @@
-import type { Campaign, OutboxRow } from '../store/index.js';
+import type { Campaign, OutboxRow, Store } from '../store/index.js';
 import { startCampaign } from './campaign.js';
 import { checkAtSending, refuseSend, type SendRefusal } from './checks.js';
 import { defaultSendLease } from './lease.js';
@@ -27,6 +27,15 @@ export const CAMPAIGN_NOT_STARTED =
 export function campaignKeyOfClaim(row: Pick<OutboxRow, 'payload'>): string | undefined {
   const key = (row.payload as { campaignKey?: unknown } | null)?.campaignKey;
   return typeof key === 'string' ? key : undefined;
+}
+
+/** The campaign a scheduled row was claimed to start, if it was started. */
+export async function startedCampaignOf(
+  store: Pick<Store, 'campaigns'>,
+  row: Pick<OutboxRow, 'payload'>,
+): Promise<Campaign | undefined> {
+  const key = campaignKeyOfClaim(row);
+  return key === undefined ? undefined : store.campaigns.byKey(key);
 }
 
 /** Whether a closed scheduled row went as a campaign (its card then says so). */
@@ -96,8 +105,9 @@ export async function startScheduledCampaign(
     { ...send, idempotencyKey: campaignKey },
     chunkSize,
   );
-  // Closed for good: `cancelled` is final, never polled, never claimed again; its chunks are the sends.
-  await deps.store.outbox.markCancelled(claimed.id, request.slackUser, deps.now());
+  // Closed for good: `cancelled` is final, never polled, never claimed again; its chunks are the sends. Closed from
+  // `held` too: a delivery tracker may have taken the claim back while this instance was slow to get here.
+  await deps.store.outbox.closeAsCampaign(claimed.id, request.slackUser, deps.now());
   await deps.store.audit.append({
     actor: request.slackUser,
     action: 'schedule_campaign',

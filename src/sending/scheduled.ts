@@ -1,6 +1,7 @@
 import type { DataCoding } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import type { JsonValue, OutboxRow, Store } from '../store/index.js';
+import { campaignKeyOfClaim } from './scheduled-campaign.js';
 import { outboxContentOf, outboxPayloadOf, type SendPlan, type SendRequest } from './send.js';
 
 /** A scheduled send is at least this far ahead when it is saved… */
@@ -175,6 +176,7 @@ export function requestOfScheduled(row: OutboxRow, how: { dueBy?: Date; sendNow?
       ...(how.dueBy ? { dueBy: how.dueBy } : {}),
       unchangedSince: row.updatedAt,
       keep: payload.schedule ? { schedule: payload.schedule } : {},
+      ...(campaignKeyOfClaim(row) !== undefined ? { asCampaign: true } : {}),
     },
   };
 }

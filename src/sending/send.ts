@@ -43,6 +43,11 @@ export interface SendRequest {
     unchangedSince?: Date;
     /** Kept in the row's payload (what the card says about the schedule). */
     keep: { [key: string]: JsonValue };
+    /**
+     * Claimed once before to go as a campaign (see scheduled-campaign.ts): it goes as one again, under the same
+     * key, whatever its recipients number now, so that a campaign started meanwhile is found, never doubled.
+     */
+    asCampaign?: boolean;
   };
   /** A chunk of a campaign (see campaign.ts): recorded on its outbox row. */
   campaign?: { id: number; chunk: number };

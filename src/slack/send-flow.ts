@@ -31,7 +31,9 @@ export async function sendAndShow(
   beforeCard?: (outcome: FlowOutcome) => Promise<void>,
 ): Promise<FlowOutcome> {
   const chunkSize = deps.settings.sending.submitChunkSize;
-  if (isCampaign(request.plan, chunkSize)) return campaignAndShow(deps, client, request, beforeCard);
+  if (isCampaign(request.plan, chunkSize) || request.scheduled?.asCampaign) {
+    return campaignAndShow(deps, client, request, beforeCard);
+  }
   const outcome = await executeSend({ ...deps, policy: sendPolicyOf(deps) }, request);
   if (beforeCard) await beforeCard(outcome);
   if (outcome.kind === 'duplicate') return outcome;

@@ -218,6 +218,11 @@ export interface OutboxRepo {
   resolveNotSent(id: number, reason: string, at?: Date): Promise<boolean>;
   /** From `pending` or a `submitted` send not yet final; true when this call made the change. */
   markCancelled(id: number, by: string, at?: Date): Promise<boolean>;
+  /**
+   * A scheduled send whose campaign exists, closed (`cancelled`, final: its chunks are the sends), from its claim
+   * (`pending`) or from `held` (the tracker took the claim back while the campaign was being created).
+   */
+  closeAsCampaign(id: number, by: string, at?: Date): Promise<boolean>;
   get(id: number): Promise<OutboxRow | undefined>;
   getByKey(idempotencyKey: string): Promise<OutboxRow | undefined>;
   /** The newest send with this MessageId. */

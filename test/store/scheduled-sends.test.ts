@@ -118,6 +118,26 @@ function scheduledContract(backend: Backend): void {
     ).toMatchObject({ state: 'pending', owner: 'B' });
   });
 
+  it('closes a claim as gone as a campaign, from its claim or from held, never from waiting', async () => {
+    const waiting = (await store.outbox.createScheduled(intent('s1', at(20)))).row;
+    expect(await store.outbox.closeAsCampaign(waiting.id, 'U1', at(21))).toBe(false);
+    expect(await store.outbox.claimScheduled(waiting.id, claim('A'))).toBeDefined();
+    expect(await store.outbox.closeAsCampaign(waiting.id, 'U1', at(31))).toBe(true);
+    expect(await store.outbox.get(waiting.id)).toMatchObject({
+      state: 'cancelled',
+      cancelledBy: 'U1',
+      owner: null,
+      delivery: { final: true },
+    });
+    const taken = (await store.outbox.createScheduled(intent('s2', at(20)))).row;
+    await store.outbox.claimScheduled(taken.id, claim('A'));
+    expect(
+      await store.outbox.holdAbandoned(taken.id, 'stopped', { now: at(40), unleasedBefore: at(-60) }),
+    ).toBe(true);
+    expect(await store.outbox.closeAsCampaign(taken.id, 'U1', at(41))).toBe(true);
+    expect((await store.outbox.get(taken.id))?.state).toBe('cancelled');
+  });
+
   it('holds a send found too late, which only Send now (or Cancel) then moves', async () => {
     const row = (await store.outbox.createScheduled(intent('s1', at(0)))).row;
     // 15 minutes of grace: at 10 minutes late it is not held.

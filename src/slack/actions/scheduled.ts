@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { cancelScheduledSend, requestOfScheduled, scheduleOf } from '../../sending/scheduled.js';
+import { startedCampaignOf } from '../../sending/scheduled-campaign.js';
 import type { OutboxRow } from '../../store/index.js';
 import { openCompose } from '../compose/open.js';
 import { updateCard } from '../delivery-cards.js';
@@ -7,6 +8,7 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { mayCancel, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
+import { campaignReference } from '../ui/campaign.js';
 import { formatNumber } from '../ui/format.js';
 import { SCHEDULED_ACTIONS } from '../ui/scheduled.js';
 import { refusalText } from '../ui/send-checks.js';
@@ -38,6 +40,18 @@ async function rowFor(deps: SlackDeps, args: ActionArgs, what: string): Promise<
     await tellUser(
       args,
       ':information_source: This send is no longer waiting: it has gone or was cancelled. Its card says what happened.',
+    );
+    return undefined;
+  }
+  // Held after a stop while it was starting as a campaign, which its slow instance did start after all.
+  const campaign = await startedCampaignOf(deps.store, row);
+  if (campaign) {
+    await deps.store.outbox.closeAsCampaign(row.id, row.slackUser, deps.now());
+    const closed = (await deps.store.outbox.get(row.id)) ?? row;
+    await updateCard(deps, args.client, closed).catch(() => undefined);
+    await tellUser(
+      args,
+      `:information_source: This send already went as campaign ${campaignReference(campaign)}: its campaign card follows it, and can cancel what is not sent yet.`,
     );
     return undefined;
   }

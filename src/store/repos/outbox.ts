@@ -383,6 +383,25 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       );
     },
 
+    closeAsCampaign(id, by, at = ctx.now()) {
+      const ms = toMillis(at);
+      return transition(
+        id,
+        ['pending', 'held'],
+        {
+          state: 'cancelled',
+          cancelled_at: ms,
+          cancelled_by: by,
+          owner: null,
+          lease_until: null,
+          updated_at: ms,
+          final: 1,
+          next_poll_at: null,
+        },
+        (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
+      );
+    },
+
     holdAbandoned(id, reason, test) {
       const ms = toMillis(test.now);
       return transition(

@@ -102,6 +102,20 @@ const abandoned =
       eb.and([eb('lease_until', 'is', null), eb('created_at', '<', toMillis(test.unleasedBefore))]),
     ]);
 
+/** A send cancelled (or closed for good) by `by` at `ms`: final, never polled again. */
+const cancelledBy = (by: string, ms: number) =>
+  ({
+    state: 'cancelled',
+    cancelled_at: ms,
+    cancelled_by: by,
+    updated_at: ms,
+    final: 1,
+    next_poll_at: null,
+  }) as const;
+
+const isCancelledBy = (by: string, ms: number) => (row: Row) =>
+  row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms;
+
 export function outboxRepo(ctx: RepoContext): OutboxRepo {
   const { db } = ctx;
   const byId = (id: number) => db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
@@ -331,20 +345,7 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
 
     markCancelled(id, by, at = ctx.now()) {
       const ms = toMillis(at);
-      return transition(
-        id,
-        ['pending', 'submitted'],
-        {
-          state: 'cancelled',
-          cancelled_at: ms,
-          cancelled_by: by,
-          updated_at: ms,
-          final: 1,
-          next_poll_at: null,
-        },
-        (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
-        notFinal,
-      );
+      return transition(id, ['pending', 'submitted'], cancelledBy(by, ms), isCancelledBy(by, ms), notFinal);
     },
 
     renewLease: (id, owner, until) =>
@@ -388,17 +389,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       return transition(
         id,
         ['pending', 'held'],
-        {
-          state: 'cancelled',
-          cancelled_at: ms,
-          cancelled_by: by,
-          owner: null,
-          lease_until: null,
-          updated_at: ms,
-          final: 1,
-          next_poll_at: null,
-        },
-        (row) => row.state === 'cancelled' && row.cancelled_by === by && Number(row.cancelled_at) === ms,
+        { ...cancelledBy(by, ms), owner: null, lease_until: null },
+        isCancelledBy(by, ms),
       );
     },
 

@@ -144,6 +144,35 @@ describe('compose from an uploaded file', () => {
   });
 });
 
+describe('a scheduled send made from a file', () => {
+  it('is not reopened for Edit without its file: the author is told what to do instead', async () => {
+    const file = {
+      filename: 'kampanya.csv',
+      bytes: Buffer.from('Telefon\n0532 111 11 21\n0532 111 11 22\n'),
+    };
+    const inAnHour = String(Math.floor((Date.now() + 3_600_000) / 1000));
+    const review = await reviewOfFile(h, file, 'Scheduled from a file', {
+      when: { when: 'schedule' },
+      schedule_at: { schedule_at: inAnHour },
+    });
+    expect(review.callback_id).toBe('confirm_send');
+    const after = h.fake.state.journal.seq;
+    await h.driver.viewSubmission({ userId: users.admin, view: review });
+    const card = await h.fake.state.waitForMessage(
+      (m) => m.channel === channels.smsOps && JSON.stringify(m.blocks).includes('Scheduled from a file'),
+      { after },
+    );
+    h.mark();
+    const opened = h.fake.state.calls('views.open').length;
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
+    await h.ephemeral(
+      users.admin,
+      /made from “kampanya\.csv” \(2 recipients\), which the compose modal cannot reopen/,
+    );
+    expect(h.fake.state.calls('views.open')).toHaveLength(opened);
+  });
+});
+
 describe('the rejected rows, on an app installed before im:write', () => {
   let old: Harness;
   beforeAll(async () => {

@@ -186,6 +186,7 @@ export async function reviewOfFile(
   h: Harness,
   file: { filename: string; bytes: Uint8Array },
   text: string,
+  more: Record<string, Record<string, string>> = {},
 ): Promise<ViewOutput> {
   const fileId = h.fake.state.files.addUpload({
     ...file,
@@ -197,7 +198,7 @@ export async function reviewOfFile(
   await h.driver.viewSubmission({
     userId: users.admin,
     view,
-    values: { [textBlockOf(view)]: { text }, file: { file: [fileId] } },
+    values: { ...more, [textBlockOf(view)]: { text }, file: { file: [fileId] } },
   });
   await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
   return h.fake.state.views.top(users.admin)!;

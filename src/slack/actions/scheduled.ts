@@ -9,7 +9,7 @@ import { userMessageFor } from '../errors.js';
 import { mayCancel, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
 import { campaignReference } from '../ui/campaign.js';
-import { formatNumber } from '../ui/format.js';
+import { escapeMrkdwn, formatNumber, plural } from '../ui/format.js';
 import { SCHEDULED_ACTIONS } from '../ui/scheduled.js';
 import { refusalText } from '../ui/send-checks.js';
 import { type ActionArgs, actionValue, tellUser } from './batch.js';
@@ -111,6 +111,15 @@ export function editHandler(deps: SlackDeps) {
       if (!row) return;
       const input = scheduleOf(row)?.input ?? {};
       const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+      const fileName = text('fileName');
+      if (fileName) {
+        // Opened without it, the modal would show a personalised send without its table, or too many numbers.
+        await tellUser(
+          args,
+          `:information_source: This scheduled send was made from “${escapeMrkdwn(fileName)}” (${plural(row.recipientCount, 'recipient')}), which the compose modal cannot reopen, so it cannot be edited in place. Send it now as it is, or cancel it and schedule it again with the file (\`/sms send\`, “…or a file of numbers”).`,
+        );
+        return;
+      }
       const mode = text('mode') === 'personalised' ? 'personalised' : 'same';
       const payload = row.payload as { threadTs?: string | null } | null;
       await openCompose(

@@ -138,6 +138,7 @@ function storedScheduleOf(
   when: ScheduleChoice,
   metadata: ReturnType<typeof readMetadata>,
   input: Omit<ComposeInput, 'listMembers'>,
+  fileName?: string,
 ): { schedule?: StoredSchedule } {
   if (metadata.editing && when.kind === 'now') {
     // Saving an edit with Send now: the edit is applied at once and the send goes through its claim.
@@ -147,11 +148,11 @@ function storedScheduleOf(
         timeZone: metadata.tz ?? deps.settings.reportTimeZone,
         editing: metadata.editing,
         sendNow: true,
-        input: inputOf(input),
+        input: inputOf(input, fileName),
       },
     };
   }
-  return scheduleOfChoice(when, metadata.editing, input);
+  return scheduleOfChoice(when, metadata.editing, input, fileName);
 }
 
 async function listMembers(deps: SlackDeps, name: string | undefined): Promise<string[] | undefined> {
@@ -298,7 +299,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
         { ...input, listMembers: undefined },
         file,
         externalId,
-        storedScheduleOf(deps, when, metadata, input),
+        storedScheduleOf(deps, when, metadata, input, file.name),
       );
       return;
     }

@@ -42,9 +42,14 @@ interface DraftToSave {
  * What Edit needs to reopen the modal as it was. Retention and `/sms forget` drop it (see the outbox
  * repository); Edit then falls back to the row's recipients and text.
  */
-export function inputOf(input: Omit<ComposeInput, 'listMembers'>): { [key: string]: JsonValue } {
+export function inputOf(
+  input: Omit<ComposeInput, 'listMembers'>,
+  fileName?: string,
+): { [key: string]: JsonValue } {
   return {
     mode: input.mode,
+    // A file is not kept: Edit says it cannot reopen it rather than open the modal without it.
+    ...(fileName ? { fileName } : {}),
     // Numbers typed in same-text mode are on the row itself; a CSV cannot be rebuilt from it.
     ...(input.mode === 'personalised' ? { csvText: input.csvText } : {}),
     text: input.text,
@@ -57,6 +62,7 @@ export function scheduleOfChoice(
   choice: ScheduleChoice,
   editing: number | undefined,
   input: Omit<ComposeInput, 'listMembers'>,
+  fileName?: string,
 ): { schedule?: StoredSchedule } {
   if (choice.kind !== 'schedule') return {};
   return {
@@ -64,7 +70,7 @@ export function scheduleOfChoice(
       dueAt: choice.dueAt.toISOString(),
       timeZone: choice.timeZone,
       ...(editing ? { editing } : {}),
-      input: inputOf(input),
+      input: inputOf(input, fileName),
     },
   };
 }

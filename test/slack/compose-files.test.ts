@@ -145,22 +145,32 @@ describe('compose from an uploaded file', () => {
 });
 
 describe('a scheduled send made from a file', () => {
-  it('is not reopened for Edit without its file: the author is told what to do instead', async () => {
-    const file = {
-      filename: 'kampanya.csv',
-      bytes: Buffer.from('Telefon\n0532 111 11 21\n0532 111 11 22\n'),
-    };
-    const inAnHour = String(Math.floor((Date.now() + 3_600_000) / 1000));
-    const review = await reviewOfFile(h, file, 'Scheduled from a file', {
+  const inAnHour = () => String(Math.floor((Date.now() + 3_600_000) / 1000));
+
+  /** Schedules a send from `filename` in `mode` and resolves with its card. */
+  async function scheduledFrom(filename: string, csv: string, text: string, mode: 'same' | 'personalised') {
+    const compose = await h.openCompose();
+    const view = mode === 'personalised' ? await h.chooseInCompose(compose, 'mode', 'personalised') : compose;
+    const review = await submitWithFile(view, upload(filename, Buffer.from(csv)), {
+      [textBlockOf(view)]: { text },
       when: { when: 'schedule' },
-      schedule_at: { schedule_at: inAnHour },
+      schedule_at: { schedule_at: inAnHour() },
     });
     expect(review.callback_id).toBe('confirm_send');
     const after = h.fake.state.journal.seq;
     await h.driver.viewSubmission({ userId: users.admin, view: review });
-    const card = await h.fake.state.waitForMessage(
-      (m) => m.channel === channels.smsOps && JSON.stringify(m.blocks).includes('Scheduled from a file'),
+    return h.fake.state.waitForMessage(
+      (m) => m.channel === channels.smsOps && JSON.stringify(m.blocks).includes(text.slice(0, 20)),
       { after },
+    );
+  }
+
+  it('personalised: not reopened for Edit without its table; the author is told what to do instead', async () => {
+    const card = await scheduledFrom(
+      'kampanya.csv',
+      'Telefon;Ad\n0532 111 11 21;Ayşe\n0532 111 11 22;Ali\n',
+      'Merhaba {{Ad}}, planned from a file',
+      'personalised',
     );
     h.mark();
     const opened = h.fake.state.calls('views.open').length;
@@ -170,6 +180,24 @@ describe('a scheduled send made from a file', () => {
       /made from “kampanya\.csv” \(2 recipients\), which the compose modal cannot reopen/,
     );
     expect(h.fake.state.calls('views.open')).toHaveLength(opened);
+  });
+
+  it('same text, a few numbers: reopened for Edit with the numbers typed in', async () => {
+    const card = await scheduledFrom(
+      'few.txt',
+      '0532 111 11 31\n0532 111 11 32\n',
+      'A few numbers from a file',
+      'same',
+    );
+    const after = h.fake.state.journal.seq;
+    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
+    // The modal opens with a loading view, then the form replaces it.
+    const call = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    expect(JSON.stringify(call.args.view)).toMatch(/532 111 11 31/);
   });
 });
 

@@ -8,6 +8,7 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { mayCancel, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
+import { LIMITS } from '../ui/blocks.js';
 import { campaignReference } from '../ui/campaign.js';
 import { escapeMrkdwn, formatNumber, plural } from '../ui/format.js';
 import { SCHEDULED_ACTIONS } from '../ui/scheduled.js';
@@ -111,16 +112,18 @@ export function editHandler(deps: SlackDeps) {
       if (!row) return;
       const input = scheduleOf(row)?.input ?? {};
       const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+      const mode = text('mode') === 'personalised' ? 'personalised' : 'same';
       const fileName = text('fileName');
-      if (fileName) {
-        // Opened without it, the modal would show a personalised send without its table, or too many numbers.
+      const recipients = row.recipients.map(formatNumber).join('\n');
+      if (fileName && (mode === 'personalised' || recipients.length > LIMITS.textInput)) {
+        // Opened without it, the modal would show a personalised send without its table, or refuse the numbers
+        // as too many for a field; a few numbers from a file are reopened as typed ones.
         await tellUser(
           args,
           `:information_source: This scheduled send was made from “${escapeMrkdwn(fileName)}” (${plural(row.recipientCount, 'recipient')}), which the compose modal cannot reopen, so it cannot be edited in place. Send it now as it is, or cancel it and schedule it again with the file (\`/sms send\`, “…or a file of numbers”).`,
         );
         return;
       }
-      const mode = text('mode') === 'personalised' ? 'personalised' : 'same';
       const payload = row.payload as { threadTs?: string | null } | null;
       await openCompose(
         deps,
@@ -134,7 +137,7 @@ export function editHandler(deps: SlackDeps) {
         },
         {
           mode,
-          recipients: row.recipients.map(formatNumber).join('\n'),
+          recipients,
           csv: text('csvText'),
           text: text('text') ?? row.text,
           sender: row.sender ?? undefined,

@@ -175,12 +175,14 @@ export class DeliveryTracker {
       ? await store.outbox.closeAsCampaign(row.id, row.slackUser, test.now)
       : await store.outbox.holdAbandoned(row.id, CAMPAIGN_NOT_STARTED, test);
     if (!settled) return false;
+    // Closed here (and audited) only if this call closed it: a slow owner closes, and audits, its own.
+    let closedHere = campaign !== undefined;
     if (!campaign) {
       // Its owner may have been slow rather than gone, and created the campaign in between: then it is closed.
       campaign = await store.campaigns.byKey(campaignKey);
-      if (campaign) await store.outbox.closeAsCampaign(row.id, row.slackUser, test.now);
+      if (campaign) closedHere = await store.outbox.closeAsCampaign(row.id, row.slackUser, test.now);
     }
-    if (campaign) {
+    if (campaign && closedHere) {
       logger.info(
         { outboxId: row.id, campaignId: campaign.id },
         'interrupted scheduled send had gone as a campaign; closed',
@@ -193,7 +195,7 @@ export class DeliveryTracker {
         details: { campaignId: campaign.id, recipients: row.recipientCount, closedAfterStop: true },
         at: test.now,
       });
-    } else {
+    } else if (!campaign) {
       logger.warn(
         { outboxId: row.id, owner: row.owner },
         'interrupted scheduled send held: its campaign never started, nothing was sent',

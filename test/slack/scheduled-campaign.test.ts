@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CAMPAIGN_NOT_STARTED } from '../../src/sending/scheduled-campaign.js';
 import { openStore } from '../../src/store/index.js';
 import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
 import { withStoreFaults } from '../support/faulty-store.js';
@@ -26,13 +27,17 @@ let h: Harness;
 let postsBefore = 0;
 /** Store methods (`campaigns.create`) that fail once, as a stop at that moment would leave things. */
 const failOnce = new Set<string>();
+/** What happens elsewhere just before a store call of the bot (another instance, a person), when set. */
+let meanwhile: ((method: string) => Promise<void>) | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'smsops-scheduled-campaign-'));
 
 beforeAll(async () => {
   h = await startHarness({
     now,
-    store: withStoreFaults(await openStore(`sqlite:${join(dir, 'bot.db')}`), (method) =>
-      failOnce.delete(method) ? new Error(`the process stopped at ${method}`) : undefined,
+    store: withStoreFaults(
+      await openStore(`sqlite:${join(dir, 'bot.db')}`),
+      (method) => (failOnce.delete(method) ? new Error(`the process stopped at ${method}`) : undefined),
+      (method) => meanwhile?.(method),
     ),
     sending: { submitChunkSize: 3, confirmRecipients: 5 },
     env: { SUBMIT_CHUNK_INTERVAL_MS: '0' },
@@ -232,6 +237,10 @@ describe('a scheduled send larger than one gateway call', () => {
     expect(await rowOf('Cut off campaign')).toMatchObject({ state: 'held', owner: null });
     const held = await cardOf('Cut off campaign', /stopped while it was starting as a campaign/);
     expect(blocksOf(held)).toContain('scheduled_send_now');
+    // Only that campaign may ever go, as it was: it is not edited.
+    h.mark();
+    await h.driver.blockAction({ userId: users.admin, message: held, actionId: 'scheduled_edit' });
+    await h.ephemeral(users.admin, /can no longer be edited: send it now as it is, or cancel it/);
     expect(await h.bot.scheduled.tick()).toEqual({ fired: 0, held: 0 });
     expect(campaignCards()).toHaveLength(0);
 
@@ -296,6 +305,29 @@ describe('a scheduled send larger than one gateway call', () => {
     expect(await h.control.callCount('Submit')).toBe(3);
     const counts = await receivedPerNumber();
     expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  });
+
+  it('cancelled by a person while its slow instance was starting the campaign: that campaign never sends', async () => {
+    await schedule('Cancelled while slow', clock + minutes(10));
+    await cardOf('Cancelled while slow');
+    clock += minutes(10);
+    // Just before the slow instance closes the row: a tracker took the claim back, and the author cancelled it.
+    meanwhile = async (method) => {
+      if (method !== 'outbox.closeAsCampaign') return;
+      meanwhile = undefined;
+      const row = await rowOf('Cancelled while slow');
+      const later = { now: new Date(clock + minutes(60)), unleasedBefore: new Date(clock) };
+      expect(await h.store.outbox.holdAbandoned(row.id, CAMPAIGN_NOT_STARTED, later)).toBe(true);
+      expect(await h.store.outbox.cancelScheduled(row.id, users.admin, now())).toBe(true);
+    };
+    await h.bot.scheduled.tick();
+    const row = await rowOf('Cancelled while slow');
+    expect(row.state).toBe('cancelled');
+    expect(await h.store.campaigns.byKey(`${row.idempotencyKey}:campaign`)).toMatchObject({
+      state: 'cancelled',
+    });
+    expect(await h.bot.campaigns.tick()).toBe(0);
+    expect(await h.control.callCount('Submit')).toBe(0);
   });
 
   it('a role taken away by then: refused, said on its card, no campaign', async () => {

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { cancelScheduledSend, requestOfScheduled, scheduleOf } from '../../sending/scheduled.js';
-import { startedCampaignOf } from '../../sending/scheduled-campaign.js';
+import { campaignKeyOfClaim, startedCampaignOf } from '../../sending/scheduled-campaign.js';
 import type { OutboxRow } from '../../store/index.js';
 import { openCompose } from '../compose/open.js';
 import { updateCard } from '../delivery-cards.js';
@@ -110,6 +110,14 @@ export function editHandler(deps: SlackDeps) {
     try {
       const row = await rowFor(deps, args, 'edit');
       if (!row) return;
+      if (campaignKeyOfClaim(row) !== undefined) {
+        // Held after a stop while it was starting as a campaign: only that campaign may ever go, as it was.
+        await tellUser(
+          args,
+          ':information_source: smsops stopped while this send was starting as a campaign, so it can no longer be edited: send it now as it is, or cancel it.',
+        );
+        return;
+      }
       const input = scheduleOf(row)?.input ?? {};
       const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
       const mode = text('mode') === 'personalised' ? 'personalised' : 'same';

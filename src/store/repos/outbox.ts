@@ -389,7 +389,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       return transition(
         id,
         ['pending', 'held'],
-        { ...cancelledBy(by, ms), owner: null, lease_until: null },
+        // The reason a held row carried goes: closed as a campaign, it is no longer "not started".
+        { ...cancelledBy(by, ms), owner: null, lease_until: null, reason: null },
         isCancelledBy(by, ms),
       );
     },

@@ -6,7 +6,7 @@ import { CAMPAIGN_NOT_STARTED } from '../../src/sending/scheduled-campaign.js';
 import { openStore } from '../../src/store/index.js';
 import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
 import { withStoreFaults } from '../support/faulty-store.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, editScheduled, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * A scheduled send larger than SUBMIT_CHUNK_SIZE (3 here) goes as a campaign when its time comes, or on Send now:
@@ -183,13 +183,7 @@ describe('a scheduled send larger than one gateway call', () => {
     await schedule('Before the campaign edit', clock + minutes(90));
     const card = await cardOf('Before the campaign edit');
     const after = h.fake.state.journal.seq;
-    await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
-    const call = await h.fake.state.waitForCall(
-      'views.update',
-      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-      { after },
-    );
-    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const view = await editScheduled(h, card);
     const saved = await h.submitCompose(view, { text: 'After the campaign edit', when: 'now' });
     if (saved.outcome.kind === 'pushed') {
       const confirm = (saved.outcome as { view: ViewOutput }).view;

@@ -11,6 +11,7 @@ import {
   type FakeSlack,
   SEEDED,
   type SlackDriver,
+  type SlackMessage,
   startFakeSlack,
   type ViewOutput,
 } from '../../workspace/index.js';
@@ -215,4 +216,16 @@ export async function askForRejectedRows(h: Harness, review: ViewOutput): Promis
     value: JSON.parse(review.private_metadata).draftKey,
   });
   return clicked;
+}
+
+/** The admin presses Edit on a scheduled send's card: the compose form that replaced the loading view. */
+export async function editScheduled(h: Harness, card: SlackMessage): Promise<ViewOutput> {
+  const after = h.fake.state.journal.seq;
+  await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
+  const call = await h.fake.state.waitForCall(
+    'views.update',
+    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+    { after },
+  );
+  return h.fake.state.views.get(String(call.args.view_id))!;
 }

@@ -1,3 +1,4 @@
+import { within } from '../within.js';
 import { GatewayRejected, GatewayUnavailable } from './errors.js';
 import type { Gateway } from './types.js';
 
@@ -105,12 +106,7 @@ export function gatewayProbe(
     const refresh = run(true);
     if (at - last.at.getTime() <= STALE_AFTER_INTERVALS * everyMs) return last;
     const shown = last;
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<GatewayHealth>((resolve) => {
-      timer = setTimeout(() => resolve(last ?? shown), staleWaitMs);
-      timer.unref();
-    });
-    return Promise.race([refresh, waited]).finally(() => clearTimeout(timer));
+    return within(refresh, staleWaitMs, () => last ?? shown, { unref: true });
   };
   return Object.assign(probe, { warmUp: () => void run(false) });
 }

@@ -1,7 +1,7 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import { CAMPAIGN_NOT_STARTED, campaignKeyOfClaim } from '../sending/scheduled-campaign.js';
-import type { OutboxRow, Store } from '../store/index.js';
+import type { AbandonedTest, OutboxRow, Store } from '../store/index.js';
 import { JobLoop, type JobObserver } from './loop.js';
 
 export interface TrackerOptions {
@@ -164,11 +164,7 @@ export class DeliveryTracker {
    * closes as it would have; if not, nothing was sent, and the row is held for its sender or an admin to send
    * now (its time has passed) or cancel: never started again unasked.
    */
-  async #settleCampaignClaim(
-    row: OutboxRow,
-    campaignKey: string,
-    test: { now: Date; unleasedBefore: Date },
-  ): Promise<boolean> {
+  async #settleCampaignClaim(row: OutboxRow, campaignKey: string, test: AbandonedTest): Promise<boolean> {
     const { store, logger } = this.#o;
     let campaign = await store.campaigns.byKey(campaignKey);
     const settled = campaign

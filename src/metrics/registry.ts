@@ -4,6 +4,7 @@ import type { JobObserver } from '../jobs/loop.js';
 import type { SendObserver } from '../sending/send.js';
 import type { SlackApiObserver } from '../slack/api-calls.js';
 import type { OutboxState, Store } from '../store/index.js';
+import { within } from '../within.js';
 
 /** What the gauges read at each scrape; given once the parts that hold them are built. */
 export interface MetricsSources {
@@ -120,16 +121,10 @@ export function createMetrics(): BotMetrics {
         counting = undefined;
       });
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, STORE_READ_TIMEOUT_MS, undefined);
-    });
     try {
-      return await Promise.race([counting.counts, timeout]);
+      return await within(counting.counts, STORE_READ_TIMEOUT_MS, () => undefined);
     } catch {
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   };
   new Gauge({

@@ -1,3 +1,5 @@
+import { within } from '../within.js';
+
 /**
  * The sends this process has started and not finished. A send runs after Slack's ack, so no request is open
  * for it when shutdown begins: shutdown waits here (for a bounded time) before it closes the gateway and the
@@ -24,14 +26,7 @@ export class SendsInFlight {
   /** Resolves true once every send in flight has ended, false if some have not after `timeoutMs`. */
   async settled(timeoutMs: number): Promise<boolean> {
     if (this.#running.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    try {
-      return await Promise.race([Promise.allSettled([...this.#running]).then(() => true as const), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const all = Promise.allSettled([...this.#running]).then(() => true);
+    return within(all, timeoutMs, () => false);
   }
 }

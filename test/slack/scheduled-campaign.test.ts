@@ -87,6 +87,18 @@ async function cardOf(text: string, shape: RegExp = /Scheduled/): Promise<SlackM
   return card;
 }
 
+/**
+ * Schedules `text` ten minutes ahead, lets the time come, and runs the due pass with the process stopping at the
+ * store call `stopAt` (the pass then fails, as the stopped process would never have finished it).
+ */
+async function dueAndStoppedAt(text: string, stopAt: string): Promise<void> {
+  await schedule(text, clock + minutes(10));
+  await cardOf(text);
+  clock += minutes(10);
+  failOnce.add(stopAt);
+  await h.bot.scheduled.tick().catch(() => undefined);
+}
+
 async function rowOf(text: string) {
   const row = (await h.store.outbox.recent(100)).find((r) => r.text === text);
   expect(row, `an outbox row for “${text}”`).toBeDefined();
@@ -216,12 +228,8 @@ describe('a scheduled send larger than one gateway call', () => {
   });
 
   it('cut off between its claim and its campaign: held, not unknown; Send now starts it, each number once', async () => {
-    await schedule('Cut off campaign', clock + minutes(10));
-    await cardOf('Cut off campaign');
-    clock += minutes(10);
     // The process stops right after claiming the row, before the campaign exists.
-    failOnce.add('campaigns.create');
-    await h.bot.scheduled.tick().catch(() => undefined);
+    await dueAndStoppedAt('Cut off campaign', 'campaigns.create');
     expect((await rowOf('Cut off campaign')).state).toBe('pending');
     expect(await h.control.callCount('Submit')).toBe(0);
 
@@ -250,11 +258,7 @@ describe('a scheduled send larger than one gateway call', () => {
   });
 
   it('cut off after its campaign started, before its row closed: the row closes, nothing starts twice', async () => {
-    await schedule('Started then cut off', clock + minutes(10));
-    await cardOf('Started then cut off');
-    clock += minutes(10);
-    failOnce.add('outbox.closeAsCampaign');
-    await h.bot.scheduled.tick().catch(() => undefined);
+    await dueAndStoppedAt('Started then cut off', 'outbox.closeAsCampaign');
     const cut = await rowOf('Started then cut off');
     expect(cut.state).toBe('pending');
     expect(await h.store.campaigns.byKey(`${cut.idempotencyKey}:campaign`)).toMatchObject({
@@ -277,11 +281,7 @@ describe('a scheduled send larger than one gateway call', () => {
   });
 
   it('held while its slow instance was still starting the campaign: Send now finds it, and nothing goes twice', async () => {
-    await schedule('Slow, not gone', clock + minutes(10));
-    await cardOf('Slow, not gone');
-    clock += minutes(10);
-    failOnce.add('outbox.closeAsCampaign');
-    await h.bot.scheduled.tick().catch(() => undefined);
+    await dueAndStoppedAt('Slow, not gone', 'outbox.closeAsCampaign');
     const slow = await rowOf('Slow, not gone');
     // What a tracker does to a claim whose lease ran out, had it looked before the campaign was there.
     const taken = { now: new Date(clock + minutes(5)), unleasedBefore: new Date(clock) };

@@ -9,9 +9,12 @@ import { denialText, mayCancel, type Need, roleOf, satisfies } from '../permissi
 
 export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
-/** Answers only the user who clicked: a line of text, or a message with blocks. */
+/**
+ * Answers only the user who clicked: a line of text, or a message with blocks. Through the click's response_url
+ * when it has one, else as an ephemeral in its channel.
+ */
 export async function tellUser(
-  args: ActionArgs,
+  args: Pick<ActionArgs, 'body' | 'client'> & { respond?: ActionArgs['respond'] },
   message: string | { text: string; blocks: KnownBlock[] },
 ): Promise<void> {
   const content = typeof message === 'string' ? { text: message } : message;

@@ -108,16 +108,16 @@ export async function startScheduledCampaign(
   // Closed for good: `cancelled` is final, never polled, never claimed again; its chunks are the sends. Closed from
   // `held` too: a delivery tracker may have taken the claim back while this instance was slow to get here.
   if (!(await deps.store.outbox.closeAsCampaign(claimed.id, request.slackUser, deps.now()))) {
-    const now = await deps.store.outbox.get(claimed.id);
+    const current = await deps.store.outbox.get(claimed.id);
     // Taken back while this instance was slow, then cancelled by a person: the campaign it just made must not go.
-    if (created && now?.state === 'cancelled' && now.reason === CAMPAIGN_NOT_STARTED) {
-      await deps.store.campaigns.cancel(campaign.id, now.cancelledBy ?? request.slackUser, deps.now());
+    if (created && current?.state === 'cancelled' && current.reason === CAMPAIGN_NOT_STARTED) {
+      await deps.store.campaigns.cancel(campaign.id, current.cancelledBy ?? request.slackUser, deps.now());
       deps.logger.warn(
         { outboxId: claimed.id, campaignId: campaign.id },
         'scheduled send cancelled while its campaign was starting: the campaign is cancelled before any chunk',
       );
       const cancelled = (await deps.store.campaigns.get(campaign.id)) ?? campaign;
-      return { kind: 'campaign', row: now, campaign: cancelled, created: false };
+      return { kind: 'campaign', row: current, campaign: cancelled, created: false };
     }
   }
   await deps.store.audit.append({

@@ -165,9 +165,11 @@ export function scheduledCard(
     section(
       !held
         ? `:alarm_clock: *Scheduled for ${when}*`
-        : row.reason === CAMPAIGN_NOT_STARTED
-          ? `:warning: *Not sent: it was due ${when}*, and smsops stopped while it was starting as a campaign, before any of it was sent. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`
-          : `:warning: *Not sent: it was due ${when}*, while smsops was not running, and it was found more than ${plural(options.graceMinutes, 'minute')} late. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`,
+        : `:warning: *Not sent: it was due ${when}*, ${
+            row.reason === CAMPAIGN_NOT_STARTED
+              ? 'and smsops stopped while it was starting as a campaign, before any of it was sent'
+              : `while smsops was not running, and it was found more than ${plural(options.graceMinutes, 'minute')} late`
+          }. It is held so that it never goes out late by surprise. <@${row.slackUser}>, send it now or cancel it.`,
     ),
     fields([
       ['Sender', escapeMrkdwn(row.sender ?? '—')],

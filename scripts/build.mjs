@@ -1,10 +1,14 @@
-// The build: src/main.ts compiled by esbuild into dist/main.js, bundled with the small pure-JavaScript
+// The build: src/main.ts compiled by esbuild into dist/main.cjs, bundled with the small pure-JavaScript
 // libraries it uses (kysely, zod, date-fns, libphonenumber-js, node-cron, …): one file loads in a fraction
-// of the time and memory of hundreds of little modules. Code split at every `await import()`: the local
-// workspace and the simulator are chunks of their own (dist/workspace-*.js, dist/server-*.js), loaded only
-// in the mode that runs them. Left to node_modules, loaded as they are: Bolt and its dependencies (as a bare
-// Bolt app loads them), native and worker-based packages (better-sqlite3, pg, pino, pino-pretty), the chart
-// renderer's WebAssembly package, undici and dotenv. Types are checked by `npm run typecheck`, not here.
+// of the time and memory of hundreds of little modules. CommonJS, not an ES module, because Node 20 keeps
+// V8's code cache only for scripts: `npm start` runs dist/main.cjs through scripts/bundle.mjs, which keeps
+// the compiled code of everything a start ran beside the bundle, so the next start parses and compiles
+// none of it (about a fifth of a bare Bolt app's start). The local workspace and the simulator are bundles
+// of their own (dist/workspace.cjs, dist/simulator.cjs), loaded only in the mode that runs them. Left to
+// node_modules, loaded as they are: Bolt and its dependencies (as a bare Bolt app loads them), native and
+// worker-based packages (better-sqlite3, pg, pino, pino-pretty), the chart renderer's WebAssembly package,
+// undici and dotenv, and what only a file upload or METRICS_PORT needs (iconv-lite, Papa Parse, exceljs,
+// prom-client). Types are checked by `npm run typecheck`, not here.
 //
 // Plain JavaScript on purpose: it runs before anything is compiled (`npm start` → scripts/start.mjs).
 //
@@ -51,7 +55,9 @@ export const EXTERNAL = [
   'dotenv',
   // Bolt loads undici's index anyway (@slack/socket-mode): the gateway client shares that one copy.
   'undici',
-  // Loaded only when used (a spreadsheet read, METRICS_PORT set): left out of the bundle, read from node_modules.
+  // Loaded only when used (a file read, METRICS_PORT set): left out of the bundle, read from node_modules.
+  'iconv-lite',
+  'papaparse',
   'exceljs',
   'prom-client',
 ];
@@ -99,8 +105,46 @@ export function isStale({ root = ROOT, dist = DIST } = {}) {
 }
 
 /**
+ * Bundles of their own, loaded by the main bundle only in the mode that runs them. What they share with the
+ * main bundle is stateless (a logger that logs nothing, same-site checks, constants), so a copy is harmless.
+ */
+const SEPARATE = { workspace: 'workspace/index.ts', simulator: 'src/simulator/server.ts' };
+
+/**
+ * Every `await import()` of a separate bundle or of a package left to node_modules becomes a require() of it:
+ * V8's code cache does not keep what a script needs for `import()` (Node 20 fails it with "A dynamic import
+ * callback was not specified" once the script comes from the cache), and all of them are CommonJS anyway.
+ * The import still loads the module when it runs, not before, with the namespace `import()` would give.
+ */
+function lazyRequires(root) {
+  const bundleOf = new Map(
+    Object.entries(SEPARATE).map(([name, file]) => [join(root, file), `./${name}.cjs`]),
+  );
+  const isExternal = (path) => EXTERNAL.some((name) => path === name || path.startsWith(`${name}/`));
+  return {
+    name: 'lazy-requires',
+    setup(on) {
+      on.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === 'lazy-require') return { path: args.path, external: true };
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = args.path.startsWith('.')
+          ? bundleOf.get(join(args.resolveDir, args.path).replace(/\.js$/, '.ts'))
+          : isExternal(args.path)
+            ? args.path
+            : undefined;
+        return target === undefined ? undefined : { path: target, namespace: 'lazy-require' };
+      });
+      on.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Compiles into a fresh folder beside `dist` and swaps it in, so a half-written build is never run and a
- * deleted source leaves no stale module behind.
+ * deleted source leaves no stale module (or code cache) behind.
  */
 export async function build({ root = ROOT, dist = DIST } = {}) {
   const started = performance.now();
@@ -110,18 +154,18 @@ export async function build({ root = ROOT, dist = DIST } = {}) {
   rmSync(next, { recursive: true, force: true });
   const result = await esbuild({
     absWorkingDir: root,
-    entryPoints: { main: 'src/main.ts' },
+    entryPoints: { main: 'src/main.ts', ...SEPARATE },
     outdir: next,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
-    // A bundled CommonJS library may call require(): give the ES module one.
-    banner: {
-      js: "import { createRequire as __smsopsRequire } from 'node:module';\nconst require = __smsopsRequire(import.meta.url);",
-    },
+    plugins: [lazyRequires(root)],
+    // import.meta.url (a file next to the sources, createRequire) is the bundle's own URL.
+    define: { 'import.meta.url': '__smsopsModuleUrl' },
+    banner: { js: "var __smsopsModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     // Whitespace and comments out: the bundle's source stays in the heap for the life of the process, and a
     // single non-ASCII character in a comment (a library's ’ or §) makes V8 keep a whole file as a two-byte
     // string (a 2 MB main.js took 4 MB). Names are kept, so stack traces still name the functions.

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import dotenv from 'dotenv';
 import { type Bot, buildBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -8,7 +9,8 @@ dotenv.config({ quiet: true });
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
-async function main(): Promise<void> {
+/** Starts the bot: `npm start` calls it once the build is known to be current (scripts/start.mjs). */
+export async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -58,4 +60,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-await main();
+// Run as a program (`node dist/main.cjs`, `tsx src/main.ts`), not when `npm start` loads it to call main().
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`smsops: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -62,13 +62,19 @@ describe('the staleness check of `npm start` (scripts/build.mjs)', () => {
   });
 });
 
-/** Spawns the built bot with the module recorder; resolves with what it loaded once it was healthy and stopped. */
-async function loadedBy(dist: string, env: Record<string, string>): Promise<string[]> {
+/**
+ * Spawns the built bot as `npm start` runs it, with the module recorder; resolves with what it loaded once it
+ * was healthy and stopped, and what became of the bundle's code cache.
+ */
+async function loadedBy(
+  dist: string,
+  env: Record<string, string>,
+): Promise<{ loaded: string[]; cache: string | undefined }> {
   const port = await closedPort();
   const file = join(dist, `loaded-${port}.txt`);
   const child = spawn(
     process.execPath,
-    ['--import', './test/support/loaded-modules.mjs', join(dist, 'main.js')],
+    ['--import', './test/support/loaded-modules.mjs', './test/support/run-build.mjs', dist],
     {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', PORT: String(port), LOADED_MODULES_FILE: file, ...env },
@@ -90,7 +96,10 @@ async function loadedBy(dist: string, env: Record<string, string>): Promise<stri
   }
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
-  return readFileSync(file, 'utf8').split('\n');
+  return {
+    loaded: readFileSync(file, 'utf8').split('\n'),
+    cache: /bundle cache: (\w+)/.exec(output)?.[1],
+  };
 }
 
 describe('the build `npm start` runs', () => {
@@ -120,22 +129,29 @@ describe('the build `npm start` runs', () => {
     expect(await ensureBuilt({ dist })).toBe(false);
   });
 
-  it('splits the local workspace and the simulator into files of their own', () => {
-    expect(chunks.workspace).not.toBe('main.js');
-    expect(chunks.simulator).not.toBe('main.js');
+  it('puts the local workspace and the simulator in bundles of their own, not in main.cjs', () => {
+    expect(chunks).toEqual({ workspace: 'workspace.cjs', simulator: 'simulator.cjs' });
   });
 
-  it('keeps the file readers (iconv-lite, Papa Parse) and undici out of main.js, and every file ASCII', () => {
+  it('keeps the file readers (iconv-lite, Papa Parse) and undici out of main.cjs, and every bundle ASCII', () => {
     const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown> }>;
     };
-    const main = Object.entries(meta.outputs).find(([o]) => o.endsWith('/main.js'))![1];
+    const main = Object.entries(meta.outputs).find(([o]) => o.endsWith('/main.cjs'))![1];
     const inMain = Object.keys(main.inputs);
     expect(inMain.filter((i) => /node_modules\/(iconv-lite|papaparse)\//.test(i))).toEqual([]);
     // The gateway client's Pool is Bolt's own undici (its Socket Mode client loads it at start), not a copy.
     expect(inMain.filter((i) => i.includes('node_modules/undici/'))).toEqual([]);
+    // No import() in a bundle: a script from V8's code cache cannot run one (scripts/build.mjs, lazyRequires).
+    for (const file of readdirSync(dist).filter((f) => f.endsWith('.cjs'))) {
+      expect({ file, imports: readFileSync(join(dist, file), 'latin1').match(/\bimport\("/g) }).toEqual({
+        file,
+        imports: null,
+      });
+    }
     // One non-ASCII character makes V8 hold a whole file's source as a two-byte string: twice the memory.
-    for (const file of readdirSync(dist).filter((f) => f.endsWith('.js'))) {
+    // (scripts/bundle.mjs reads them as latin1 for that reason.)
+    for (const file of readdirSync(dist).filter((f) => f.endsWith('.cjs'))) {
       expect({ file, ascii: readFileSync(join(dist, file)).every((byte) => byte < 0x80) }).toEqual({
         file,
         ascii: true,
@@ -147,7 +163,7 @@ describe('the build `npm start` runs', () => {
     const fake = await startFakeSlack();
     const { sim } = await startTestSimulator();
     try {
-      const loaded = await loadedBy(dist, {
+      const env = {
         SLACK_BOT_TOKEN: fake.botToken,
         SLACK_SIGNING_SECRET: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
         SLACK_API_URL: fake.apiUrl,
@@ -155,9 +171,13 @@ describe('the build `npm start` runs', () => {
         SMS_GATEWAY_USERNAME: 'demo',
         SMS_GATEWAY_PASSWORD: 'demo',
         DATABASE_URL: `sqlite:${join(dataDir, 'http.db')}`,
-      });
-      // The recorder works: the bot itself and Bolt were seen.
-      expect(loaded.some((f) => f.endsWith(`${dist.split('/').at(-1)}/main.js`))).toBe(true);
+      };
+      // The first start after a build compiles and leaves the code cache; the next one runs from it.
+      expect((await loadedBy(dist, env)).cache).toBe('missing');
+      expect(readdirSync(dist).filter((f) => /^main\.cjs\.[0-9a-f]{16}\.v8cache$/.test(f))).toHaveLength(1);
+      const { loaded, cache } = await loadedBy(dist, env);
+      expect(cache).toBe('used');
+      // The recorder works: Bolt and the database driver were seen.
       expect(loaded.some((f) => f.includes('node_modules/@slack/bolt/'))).toBe(true);
       expect(loaded.some((f) => f.includes('node_modules/better-sqlite3/'))).toBe(true);
       const never = [
@@ -183,7 +203,7 @@ describe('the build `npm start` runs', () => {
   }, 60_000);
 
   it('in local mode loads the workspace, the simulator and readable logs', async () => {
-    const loaded = await loadedBy(dist, { DATABASE_URL: `sqlite:${join(dataDir, 'local.db')}` });
+    const { loaded } = await loadedBy(dist, { DATABASE_URL: `sqlite:${join(dataDir, 'local.db')}` });
     for (const name of [chunks.workspace, chunks.simulator, 'node_modules/pino-pretty/']) {
       expect(loaded.some((f) => f.includes(name))).toBe(true);
     }

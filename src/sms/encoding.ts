@@ -354,16 +354,28 @@ export function autoSegmentsOfCounted(
   units: number,
   surrogates: boolean,
 ): { encoding: SmsEncoding; segments: number } | undefined {
-  if (gsm >= 0) {
-    const segments = segmentsOfCounted('GSM7', gsm, turkish, units, surrogates);
-    return segments === NEEDS_TEXT ? undefined : { encoding: 'GSM7', segments };
-  }
+  const encoding = autoEncodingOfCounted(gsm, turkish, units, surrogates);
+  return encoding === undefined
+    ? undefined
+    : { encoding, segments: segmentsOfCounted(encoding, gsm, turkish, units, surrogates) };
+}
+
+/**
+ * autoSegmentsOfCounted's encoding alone, without an object: a 100,000-row batch asks it of every message,
+ * and the segments then follow from segmentsOfCounted in that encoding.
+ */
+export function autoEncodingOfCounted(
+  gsm: number,
+  turkish: number,
+  units: number,
+  surrogates: boolean,
+): SmsEncoding | undefined {
+  if (gsm >= 0)
+    return segmentsOfCounted('GSM7', gsm, turkish, units, surrogates) === NEEDS_TEXT ? undefined : 'GSM7';
   const ucs2 = segmentsOfCounted('UCS2', gsm, turkish, units, surrogates);
   if (ucs2 === NEEDS_TEXT) return undefined;
-  if (turkish < 0) return { encoding: 'UCS2', segments: ucs2 };
+  if (turkish < 0) return 'UCS2';
   const turkishSegments = segmentsOfCounted('TurkishSingleShift', gsm, turkish, units, surrogates);
   if (turkishSegments === NEEDS_TEXT) return undefined;
-  return turkishSegments <= ucs2
-    ? { encoding: 'TurkishSingleShift', segments: turkishSegments }
-    : { encoding: 'UCS2', segments: ucs2 };
+  return turkishSegments <= ucs2 ? 'TurkishSingleShift' : 'UCS2';
 }

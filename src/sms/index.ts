@@ -8,6 +8,7 @@ export {
 } from './csv.js';
 export {
   analyzeText,
+  autoEncodingOfCounted,
   autoSegments,
   autoSegmentsOfCounted,
   countPiece,

@@ -3,7 +3,7 @@ import { countPiece } from './encoding.js';
 import { readPhoneCell } from './file-recipients.js';
 import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
-import type { CountryCode } from './numbers.js';
+import { type CountryCode, msisdnOf } from './numbers.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -103,7 +103,9 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
   const missingColumns = [...columnOf].filter(([, column]) => column === undefined).map(([name]) => name);
 
-  const rows: AddressedRow[] = [];
+  // Sized once for every row and cut to those kept: a growing array copies itself over and over for 100,000.
+  const rows: AddressedRow[] = new Array(csv.rows.length);
+  let kept = 0;
   const errors: CsvError[] = [];
   const firstLineOf = new FirstSeen(csv.rows.length);
   // The template compiled once into literal text and column names: a 100,000-row send renders each
@@ -127,8 +129,10 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     literalSurrogates |= piece[3]!;
     literalUnits += (parts[i] as string).length;
   }
+  const tableRows = csv.rows;
   let lastLine = 0;
-  for (const row of csv.rows) if (row.line > lastLine) lastLine = row.line;
+  // Indexed loops, here and below: no iterator result per row while the function is not yet optimised.
+  for (let r = 0; r < tableRows.length; r++) if (tableRows[r]!.line > lastLine) lastLine = tableRows[r]!.line;
   const septets = {
     gsm7: new Int32Array(lastLine + 1),
     turkish: new Int32Array(lastLine + 1),
@@ -140,16 +144,23 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   const placeholders = literals.length - 1;
   const valuesByLine: string[] = new Array((lastLine + 1) * placeholders);
   const numberIndex = csv.numberIndex ?? 0;
-  for (const row of csv.rows) {
+  for (let r = 0; r < tableRows.length; r++) {
+    const row = tableRows[r]!;
     // Cells by position (a table's rows) or by name (parseCsv's), read without a closure per row.
     const fields = 'fields' in row ? row.fields : undefined;
     const values = fields === undefined ? (row as CsvRow).values : undefined;
-    const to = numberOf((fields ? fields[numberIndex] : (row as CsvRow).number) ?? '', defaultCountry);
-    if (!to.ok) {
-      errors.push({ line: row.line, reason: to.reason });
-      continue;
+    const raw = (fields ? fields[numberIndex] : (row as CsvRow).number) ?? '';
+    // The common number first, without the result object readPhoneCell makes; anything else through it.
+    let msisdn = msisdnOf(raw.trim(), defaultCountry);
+    if (msisdn === undefined) {
+      const to = numberOf(raw, defaultCountry);
+      if (!to.ok) {
+        errors.push({ line: row.line, reason: to.reason });
+        continue;
+      }
+      msisdn = to.msisdn;
     }
-    const first = firstLineOf.firstOrAdd(to.msisdn, row.line);
+    const first = firstLineOf.firstOrAdd(msisdn, row.line);
     if (first !== undefined) {
       errors.push({ line: row.line, reason: `same number as line ${first}` });
       continue;
@@ -186,13 +197,14 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }
-    rows.push({ to: to.msisdn, line: row.line });
+    rows[kept++] = { to: msisdn, line: row.line };
     septets.gsm7[row.line] = gsm;
     septets.turkish[row.line] = turkish;
     septets.units[row.line] = units;
     septets.surrogates[row.line] = surrogates;
     septets.unsure[row.line] = unsure;
   }
+  rows.length = kept;
   return {
     rows: missingColumns.length > 0 ? [] : rows,
     errors,

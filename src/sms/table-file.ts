@@ -177,8 +177,11 @@ function readDelimited(text: string, delimiter: string, Papa: typeof import('pap
   // a quote in the file, no value can hold one.
   const quoted = text.indexOf('"') >= 0;
   const records: TableRecord[] = [];
+  const rows = parsed.data;
   let line = 1;
-  for (const fields of parsed.data) {
+  // Indexed: no iterator result per row while the loop is not yet optimised (100,000 of them).
+  for (let r = 0; r < rows.length; r++) {
+    const fields = rows[r]!;
     let blank = true;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;

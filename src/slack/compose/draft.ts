@@ -4,8 +4,8 @@ import {
   type AddressedRows,
   addressRows,
   analyzeText,
+  autoEncodingOfCounted,
   autoSegments,
-  autoSegmentsOfCounted,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
@@ -165,8 +165,18 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
 interface Messages {
   count: number;
   messageAt: (index: number) => string;
-  counted?: (index: number) => { gsm7: number; turkish: number; units: number; surrogates: boolean };
+  /** Fills `into` with message `index`'s counts; false when there are none. Filled, not returned: no object per message. */
+  counted?: (index: number, into: Counts) => boolean;
 }
+
+interface Counts {
+  gsm7: number;
+  turkish: number;
+  units: number;
+  surrogates: boolean;
+}
+
+const noCounts = (): Counts => ({ gsm7: 0, turkish: 0, units: 0, surrogates: false });
 
 function sameTextMessages(text: string): Messages {
   return { count: 1, messageAt: () => text };
@@ -179,22 +189,22 @@ function personalisedMessages(rows: readonly AddressedRow[], addressed: Addresse
   return {
     count: rows.length,
     messageAt: (m) => joinMessage(literals, valuesByLine, rows[m]!.line * placeholders),
-    counted: (m) => {
+    counted: (m, into) => {
       const line = rows[m]!.line;
-      return {
-        gsm7: septets.gsm7[line]!,
-        turkish: septets.turkish[line]!,
-        units: septets.units[line]!,
-        surrogates: septets.surrogates[line] === 1,
-      };
+      into.gsm7 = septets.gsm7[line]!;
+      into.turkish = septets.turkish[line]!;
+      into.units = septets.units[line]!;
+      into.surrogates = septets.surrogates[line] === 1;
+      return true;
     },
   };
 }
 
 /** Segments of message `m` in `encoding` (-1 when it cannot carry it), from its counts when they tell. */
-function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding): number {
-  const c = messages.counted?.(m);
-  const segments = c ? segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates) : NEEDS_TEXT;
+function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding, c: Counts): number {
+  const segments = messages.counted?.(m, c)
+    ? segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates)
+    : NEEDS_TEXT;
   return segments === NEEDS_TEXT ? segmentsIn(messages.messageAt(m), encoding) : segments;
 }
 
@@ -211,15 +221,23 @@ function batchEncoding(
   let widest: SmsEncoding = 'GSM7';
   let same = true;
   const segments = new Int32Array(messages.count);
+  const c = noCounts();
   for (let i = 0; i < messages.count; i++) {
-    const c = messages.counted?.(i);
-    const auto =
-      (c && autoSegmentsOfCounted(c.gsm7, c.turkish, c.units, c.surrogates)) ??
-      autoSegments(messages.messageAt(i));
-    if (auto.encoding === 'UCS2') return { encoding: 'UCS2' };
-    if (i > 0 && auto.encoding !== widest) same = false;
-    if (rank[auto.encoding] > rank[widest]) widest = auto.encoding;
-    segments[i] = auto.segments;
+    let encoding = messages.counted?.(i, c)
+      ? autoEncodingOfCounted(c.gsm7, c.turkish, c.units, c.surrogates)
+      : undefined;
+    let count: number;
+    if (encoding !== undefined) {
+      count = segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates);
+    } else {
+      const auto = autoSegments(messages.messageAt(i));
+      encoding = auto.encoding;
+      count = auto.segments;
+    }
+    if (encoding === 'UCS2') return { encoding: 'UCS2' };
+    if (i > 0 && encoding !== widest) same = false;
+    if (rank[encoding] > rank[widest]) widest = encoding;
+    segments[i] = count;
   }
   return same ? { encoding: widest, segments } : { encoding: widest };
 }
@@ -384,8 +402,9 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   const { encoding, segments: counted } = batchEncoding(messages, input.encoding);
   let segmentsPerMessage = 0;
   let totalSegments = 0;
+  const counts = noCounts();
   for (let m = 0; m < messages.count; m++) {
-    const segments = counted ? counted[m]! : segmentsOf(messages, m, encoding);
+    const segments = counted ? counted[m]! : segmentsOf(messages, m, encoding, counts);
     // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;

@@ -305,6 +305,9 @@ function cellValue(
     for (let i = start; i < vEnd; i++) index = index * 10 + (xml[i]! - 48);
     return (strings[index] ?? '').trim();
   }
+  // n (the default type): a whole number as Excel writes one, digits alone, is already what cellText would
+  // write; read as latin1 (it is ASCII), checked on the bytes, without a regular expression or UTF-8 decoding.
+  if (type === 0x6e && wholeNumberDigits(xml, start, vEnd)) return xml.toString('latin1', start, vEnd);
   const raw = xml.toString('utf8', start, vEnd);
   if (type === 0x62) return raw === '1' || raw === 'true' ? 'TRUE' : 'FALSE'; // b
   if (type === 0x65) return decodeXml(raw); // e
@@ -315,6 +318,17 @@ function cellValue(
   if (/^(?:0|[1-9]\d{0,14})$/.test(trimmed)) return trimmed;
   const number = Number(trimmed);
   return trimmed === '' || Number.isNaN(number) ? trimmed : cellText(number);
+}
+
+/** Whether the bytes from `from` to `to` are 0 or 1 to 15 digits without a leading zero. */
+function wholeNumberDigits(xml: Buffer, from: number, to: number): boolean {
+  const length = to - from;
+  if (length < 1 || length > 15 || (xml[from] === 0x30 && length > 1)) return false;
+  for (let i = from; i < to; i++) {
+    const byte = xml[i]!;
+    if (byte < 0x30 || byte > 0x39) return false;
+  }
+  return true;
 }
 
 /** Where bytes `a` then `b` (or `a` alone when `b` is -1) first stand between `from` and `to`, or -1. */

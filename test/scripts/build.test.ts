@@ -69,6 +69,7 @@ describe('the staleness check of `npm start` (scripts/build.mjs)', () => {
 async function loadedBy(
   dist: string,
   env: Record<string, string>,
+  whileUp?: (base: string) => Promise<void>,
 ): Promise<{ loaded: string[]; cache: string | undefined }> {
   const port = await closedPort();
   const file = join(dist, `loaded-${port}.txt`);
@@ -94,6 +95,7 @@ async function loadedBy(
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`never healthy:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  await whileUp?.(`http://127.0.0.1:${port}`);
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   return {
@@ -203,7 +205,19 @@ describe('the build `npm start` runs', () => {
   }, 60_000);
 
   it('in local mode loads the workspace, the simulator and readable logs', async () => {
-    const { loaded } = await loadedBy(dist, { DATABASE_URL: `sqlite:${join(dataDir, 'local.db')}` });
+    // The workspace's page and its first call, which reads manifest.yml from the repository (found from dist/).
+    const page: Record<string, unknown> = {};
+    const { loaded } = await loadedBy(
+      dist,
+      { DATABASE_URL: `sqlite:${join(dataDir, 'local.db')}` },
+      async (base) => {
+        page.status = (await fetch(`${base}/`)).status;
+        const boot = await fetch(`${base}/_ws/bootstrap`, { headers: { 'sec-fetch-site': 'same-origin' } });
+        const body = (await boot.json()) as { me?: unknown; app?: { name?: unknown } };
+        page.bootstrap = { status: boot.status, me: body.me, app: body.app?.name };
+      },
+    );
+    expect(page).toEqual({ status: 200, bootstrap: { status: 200, me: 'U0ADMIN', app: 'smsops' } });
     for (const name of [chunks.workspace, chunks.simulator, 'node_modules/pino-pretty/']) {
       expect(loaded.some((f) => f.includes(name))).toBe(true);
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { repoFile } from '../repo-file.js';
 
 /** One input or output parameter of a custom step, as Slack puts it in `function_executed` (`function.input_parameters`). */
 export interface FunctionParameter {
@@ -73,7 +74,8 @@ export function parseAppManifest(text: string): AppManifest {
   };
 }
 
-const MANIFEST_URL = new URL('../../manifest.yml', import.meta.url);
+// Found from the running module, sources or build (a path relative to this file is one level off in dist/).
+const MANIFEST_URL = repoFile('manifest.yml', import.meta.url);
 let cached: AppManifest | undefined;
 
 /** This repository's manifest.yml: what an app installed from it gets. */

@@ -1,4 +1,5 @@
-import { pathToFileURL } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import dotenv from 'dotenv';
 import { type Bot, buildBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -60,8 +61,19 @@ export async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+/** Whether this module is the program node was asked to run, through a symlink (`current/dist/…`) or not. */
+function isProgram(): boolean {
+  const program = process.argv[1];
+  if (program === undefined) return false;
+  try {
+    return realpathSync(program) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
 // Run as a program (`node dist/main.cjs`, `tsx src/main.ts`), not when `npm start` loads it to call main().
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isProgram()) {
   main().catch((error: unknown) => {
     process.stderr.write(`smsops: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -201,6 +202,38 @@ describe('the build `npm start` runs', () => {
     } finally {
       await sim.close();
       await fake.close();
+    }
+  }, 60_000);
+
+  it('runs as a program, `node dist/main.cjs`, through a symlinked release folder too', async () => {
+    const link = join(dataDir, 'current');
+    symlinkSync(dist, link);
+    const port = await closedPort();
+    const child = spawn(process.execPath, [join(link, 'main.cjs')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${join(dataDir, 'link.db')}`,
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const deadline = Date.now() + 25_000;
+      let status = 0;
+      while (status !== 200 && child.exitCode === null && Date.now() < deadline) {
+        status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status !== 200) await new Promise((r) => setTimeout(r, 50));
+      }
+      // Before, the entry check compared the symlinked path with the real one: nothing ran, and it exited 0.
+      expect({ status, exitCode: child.exitCode }).toEqual({ status: 200, exitCode: null });
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
     }
   }, 60_000);
 

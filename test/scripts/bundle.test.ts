@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/build.mjs';
@@ -70,6 +70,16 @@ describe('loadBundle (scripts/bundle.mjs): a build bundle run with its code cach
     start();
     writeFileSync(join(dir, caches()[0]!), 'not a code cache');
     expect(start()).toEqual({ cache: 'rejected', answer: 42, saved: true });
+    expect(start()).toEqual({ cache: 'used', answer: 42, saved: false });
+    // One byte changed inside a real cache: V8 would take it (or crash in its deserializer); it never sees it.
+    const cacheFile = join(dir, caches()[0]!);
+    const bytes = readFileSync(cacheFile);
+    for (const at of [bytes.length >> 1, bytes.length - 1]) {
+      const damaged = Buffer.from(bytes);
+      damaged[at]! ^= 0x10;
+      writeFileSync(cacheFile, damaged);
+      expect(start()).toEqual({ cache: 'rejected', answer: 42, saved: true });
+    }
     expect(start()).toEqual({ cache: 'used', answer: 42, saved: false });
     expect(start(['--max-semi-space-size=32'])).toEqual({ cache: 'rejected', answer: 42, saved: true });
     expect(start(['--max-semi-space-size=32'])).toEqual({ cache: 'used', answer: 42, saved: false });

@@ -178,7 +178,14 @@ function unsendableKind(codePoint: number): UnsendableKind | undefined {
 }
 
 // The common answer, "none", by code units and without allocating: a 100,000-row table is checked whole.
+// Every code unit that may be unsendable (the loop below decides): a control not carried, C1 controls, any
+// surrogate (a pair is fine unless it spells a noncharacter), noncharacters. A text with none of them, nearly
+// every text, is settled by one native scan, about three times faster than the loop over a pasted table.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+const MAYBE_UNSENDABLE = /[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]/;
+
 function allSendable(text: string): boolean {
+  if (!MAYBE_UNSENDABLE.test(text)) return true;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const code = text.charCodeAt(i);

@@ -127,9 +127,8 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
   const numberColumn = header?.fields[index] || columnLabel(index);
 
   const seen = new FirstSeen(rows.length);
-  // Sized once and cut to those kept; an indexed loop (no iterator result per row before it is optimised).
-  const recipients: string[] = new Array(rows.length);
-  let kept = 0;
+  // Indexed: no iterator result per row before the loop is optimised.
+  const recipients: string[] = [];
   const rejected: RejectedRow[] = [];
   let duplicates = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -153,9 +152,8 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
       duplicates++;
       continue;
     }
-    recipients[kept++] = msisdn;
+    recipients.push(msisdn);
   }
-  recipients.length = kept;
   return { rowsRead: rows.length, recipients, duplicates, rejected, numberColumn, hasHeader };
 }
 

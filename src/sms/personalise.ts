@@ -103,9 +103,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
   const missingColumns = [...columnOf].filter(([, column]) => column === undefined).map(([name]) => name);
 
-  // Sized once for every row and cut to those kept: a growing array copies itself over and over for 100,000.
-  const rows: AddressedRow[] = new Array(csv.rows.length);
-  let kept = 0;
+  const rows: AddressedRow[] = [];
   const errors: CsvError[] = [];
   const firstLineOf = new FirstSeen(csv.rows.length);
   // The template compiled once into literal text and column names: a 100,000-row send renders each
@@ -197,14 +195,13 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }
-    rows[kept++] = { to: msisdn, line: row.line };
+    rows.push({ to: msisdn, line: row.line });
     septets.gsm7[row.line] = gsm;
     septets.turkish[row.line] = turkish;
     septets.units[row.line] = units;
     septets.surrogates[row.line] = surrogates;
     septets.unsure[row.line] = unsure;
   }
-  rows.length = kept;
   return {
     rows: missingColumns.length > 0 ? [] : rows,
     errors,

@@ -149,7 +149,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     const values = fields === undefined ? (row as CsvRow).values : undefined;
     const raw = (fields ? fields[numberIndex] : (row as CsvRow).number) ?? '';
     // The common number first, without the result object readPhoneCell makes; anything else through it.
-    let msisdn = msisdnOf(raw.trim(), defaultCountry);
+    let msisdn = msisdnOf(raw, defaultCountry);
     if (msisdn === undefined) {
       const to = numberOf(raw, defaultCountry);
       if (!to.ok) {

@@ -318,9 +318,8 @@ function cellValue(
   if (type === 0x65) return decodeXml(raw); // e
   if (type === 0x73) return decodeXml(raw).trim(); // str
   if (type === 0x64) return cellText(new Date(raw)); // d
-  // n: digits as Excel writes a whole number are already what cellText would write.
+  // n, any other: a number as cellText writes it (a whole number with blanks around it comes out as its digits).
   const trimmed = raw.trim();
-  if (/^(?:0|[1-9]\d{0,14})$/.test(trimmed)) return trimmed;
   const number = Number(trimmed);
   return trimmed === '' || Number.isNaN(number) ? trimmed : cellText(number);
 }

@@ -33,13 +33,11 @@ export function loadBundle(file) {
     cachedData,
   });
   const cache =
-    stored === 'damaged'
-      ? 'rejected'
-      : cachedData === undefined
-        ? 'missing'
-        : script.cachedDataRejected
-          ? 'rejected'
-          : 'used';
+    stored === undefined
+      ? 'missing'
+      : stored === 'damaged' || script.cachedDataRejected
+        ? 'rejected'
+        : 'used';
   const module = new Module(file);
   module.filename = file;
   module.paths = Module._nodeModulePaths(dirname(file));

@@ -14,7 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
 import { loadConfig } from '../src/config.js';
-import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
+import {
+  buildDraft,
+  type ComposeInput,
+  columnsWantedFor,
+  type DraftContext,
+} from '../src/slack/compose/draft.js';
 import { keptForm } from '../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { downloadSlackFile } from '../src/slack/file-download.js';
@@ -118,7 +123,7 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   for (let i = 0; i < REPETITIONS; i++) {
     const started = performance.now();
     const downloaded = await downloadSlackFile({ name, url_private_download: url }, token);
-    const table = await readTableFile(name, downloaded);
+    const table = await readTableFile(name, downloaded, { columnsWanted: columnsWantedFor(input, 'TR') });
     const result = await buildDraft({ ...input, file: { name, table } }, ctx);
     if (!result.ok) throw new Error(`draft refused: ${JSON.stringify(result.errors).slice(0, 300)}`);
     const view = confirmView(result.draft, 'draft:V1', false, undefined, result.fileReport, 'x');

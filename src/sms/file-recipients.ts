@@ -2,7 +2,7 @@ import type { CsvError, TableRow } from './csv.js';
 import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
-import type { Table, TableRecord } from './table-file.js';
+import type { ColumnsWanted, Table, TableRecord } from './table-file.js';
 
 /** A row of a file that gives no recipient, with the line it is on and why. */
 export interface RejectedRow {
@@ -117,13 +117,30 @@ function columnLabel(index: number): string {
   return `column ${index + 1}`;
 }
 
+/**
+ * Whether a file's first record names its columns, and which column holds the numbers: by its name, else by
+ * the most numbers in the first 50 rows. Decided by the first records alone (see HEAD_RECORDS).
+ */
+function phoneColumnOf(
+  records: readonly TableRecord[],
+  country: CountryCode,
+): { header: TableRecord | undefined; index: number } {
+  const header = hasHeaderRow(records, country) ? records[0] : undefined;
+  let index = header ? phoneColumnByName(header.fields) : -1;
+  if (index < 0) index = phoneColumnByContent(header ? records.slice(1, 51) : records, country);
+  return { header, index };
+}
+
+/** What recipientsFromTable reads of a file: its phone column, found in the first records. */
+export function recipientColumns(country: CountryCode): ColumnsWanted {
+  return (head) => [phoneColumnOf(head, country).index];
+}
+
 /** Recipients of a file for a same-text send or a saved list: one number a row, from the phone column. */
 export function recipientsFromTable(table: Table, country: CountryCode): FileRecipients {
-  const hasHeader = hasHeaderRow(table.records, country);
-  const header = hasHeader ? table.records[0] : undefined;
+  const { header, index } = phoneColumnOf(table.records, country);
+  const hasHeader = header !== undefined;
   const rows = hasHeader ? table.records.slice(1) : table.records;
-  let index = header ? phoneColumnByName(header.fields) : -1;
-  if (index < 0) index = phoneColumnByContent(rows, country);
   const numberColumn = header?.fields[index] || columnLabel(index);
 
   const seen = new FirstSeen(rows.length);
@@ -170,7 +187,10 @@ export interface FileTable {
   errors: CsvError[];
 }
 
-export function personalisedTable(table: Table, country: CountryCode): FileTable {
+export function personalisedTable(
+  table: { records: readonly TableRecord[] },
+  country: CountryCode,
+): FileTable {
   const header = table.records[0];
   if (!header) {
     return {

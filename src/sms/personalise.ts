@@ -1,9 +1,10 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { countPiece } from './encoding.js';
-import { readPhoneCell } from './file-recipients.js';
+import { personalisedTable, readPhoneCell } from './file-recipients.js';
 import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
+import type { ColumnsWanted } from './table-file.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -208,6 +209,24 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     missingColumns,
     septets,
     pieces: { literals, valuesByLine },
+  };
+}
+
+/**
+ * What a personalised send reads of a file: the phone column and the template's columns, found in the first
+ * records as personalisedTable and addressRows find them; every column when the header or the template has a
+ * problem (the draft then reports it from the whole file).
+ */
+export function personalisedColumns(template: string, country: CountryCode): ColumnsWanted {
+  return (head) => {
+    const table = personalisedTable({ records: head }, country);
+    if (table.errors.length > 0) return undefined;
+    const indexes = [table.numberIndex];
+    for (const column of resolveColumns(templatePlaceholders(template), table.columns).values()) {
+      if (column === undefined) return undefined;
+      indexes.push(table.columns.indexOf(column));
+    }
+    return indexes;
   };
 }
 

@@ -23,6 +23,23 @@ export interface TableRecord {
   fields: string[];
 }
 
+/**
+ * The columns a reader is asked for, decided from the file's first records (at most HEAD_RECORDS of them, every
+ * cell read): the field indexes to read in the records after those, or undefined for every column. A reader
+ * may then leave the other cells of a later record empty (''), except in a record where a wanted cell is
+ * empty or missing, which it reads whole (a row without a number is shown as it stands). A send from a
+ * sheet of ten columns reads two; what it shows and sends is the same as from the whole sheet.
+ */
+export type ColumnsWanted = (head: readonly TableRecord[]) => readonly number[] | undefined;
+
+/** How many records a ColumnsWanted is shown: the header and more than the 50 rows a phone column is found in. */
+export const HEAD_RECORDS = 64;
+
+export interface ReadOptions {
+  /** Read only these columns past the first records; so far the .xlsx reader does (text is split whole). */
+  columnsWanted?: ColumnsWanted;
+}
+
 export interface Table {
   kind: TableFileKind;
   records: TableRecord[];
@@ -139,9 +156,13 @@ export function detectDelimiter(text: string): (typeof DELIMITERS)[number] | und
 }
 
 /** Reads a file into records; throws TableFileError with a reason a person can act on. */
-export async function readTableFile(filename: string, bytes: Uint8Array): Promise<Table> {
+export async function readTableFile(
+  filename: string,
+  bytes: Uint8Array,
+  options: ReadOptions = {},
+): Promise<Table> {
   const kind = tableFileKindOf(filename, bytes);
-  if (kind === 'xlsx') return readXlsx(filename, bytes);
+  if (kind === 'xlsx') return readXlsx(filename, bytes, options.columnsWanted);
   const { text, encoding } = await decodeText(bytes);
   const detected = kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);
   return {
@@ -204,11 +225,15 @@ function countBreaks(fields: readonly string[]): number {
   return n;
 }
 
-async function readXlsx(filename: string, bytes: Uint8Array): Promise<Table> {
+async function readXlsx(
+  filename: string,
+  bytes: Uint8Array,
+  columnsWanted: ColumnsWanted | undefined,
+): Promise<Table> {
   // The cells alone, found in the sheet's bytes (xlsx-reader.ts); exceljs for anything that reader does not know.
   const { readFirstSheet, XlsxTooLargeError } = await import('./xlsx-reader.js');
   try {
-    const fast = readFirstSheet(bytes);
+    const fast = readFirstSheet(bytes, { columnsWanted });
     if (fast) return { kind: 'xlsx', records: fast.records, sheet: fast.sheet };
   } catch (error) {
     if (error instanceof XlsxTooLargeError) {

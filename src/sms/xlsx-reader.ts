@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import { cellText, type TableRecord } from './table-file.js';
+import { type ColumnsWanted, cellText, HEAD_RECORDS, type TableRecord } from './table-file.js';
 
 /**
  * The first sheet of a workbook as Excel, LibreOffice and exceljs write it, read for its cells alone. For a
@@ -25,10 +25,10 @@ export class XlsxTooLargeError extends Error {
 
 export function readFirstSheet(
   bytes: Uint8Array,
-  limits: { maxInflatedBytes?: number } = {},
+  options: { maxInflatedBytes?: number; columnsWanted?: ColumnsWanted } = {},
 ): FastSheet | undefined {
   try {
-    return readSheet(bytes, limits.maxInflatedBytes ?? MAX_XLSX_INFLATED_BYTES);
+    return readSheet(bytes, options.maxInflatedBytes ?? MAX_XLSX_INFLATED_BYTES, options.columnsWanted);
   } catch (error) {
     // A damaged or truncated zip (an offset past its end) is exceljs' to judge, and to refuse with a reason.
     if (error instanceof XlsxTooLargeError) throw error;
@@ -36,7 +36,11 @@ export function readFirstSheet(
   }
 }
 
-function readSheet(bytes: Uint8Array, maxInflatedBytes: number): FastSheet | undefined {
+function readSheet(
+  bytes: Uint8Array,
+  maxInflatedBytes: number,
+  columnsWanted: ColumnsWanted | undefined,
+): FastSheet | undefined {
   const zip = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const entries = zipEntries(zip);
   if (!entries) return undefined;
@@ -54,14 +58,14 @@ function readSheet(bytes: Uint8Array, maxInflatedBytes: number): FastSheet | und
   const sheetBytes = sheetEntry && inflate(zip, sheetEntry, budget);
   if (!sheetBytes) return undefined;
   const sharedEntry = entries.get('xl/sharedStrings.xml');
-  let strings: string[] = [];
+  let strings: SharedStrings = NO_STRINGS;
   if (sharedEntry) {
     const shared = inflate(zip, sharedEntry, budget)?.toString('utf8');
     const read = shared === undefined ? undefined : sharedStrings(shared);
     if (!read) return undefined;
     strings = read;
   }
-  const records = sheetRecords(sheetBytes, strings);
+  const records = sheetRecords(sheetBytes, strings, columnsWanted);
   return records ? { sheet: first.name, records } : undefined;
 }
 
@@ -139,20 +143,42 @@ function firstSheetOf(workbook: string, rels: string): { name: string; path: str
   return undefined;
 }
 
-/** Shared strings by index: each <si>'s <t> texts joined (rich text runs), phonetic <rPh> runs left out. */
-function sharedStrings(xml: string): string[] | undefined {
+/** A workbook's shared strings by index ('' past the last); throws when the part is broken before it. */
+interface SharedStrings {
+  at(index: number): string;
+}
+
+const NO_STRINGS: SharedStrings = { at: () => '' };
+
+/**
+ * Shared strings by index: each <si>'s <t> texts joined (rich text runs), phonetic <rPh> runs left out.
+ * Decoded when first asked for, in order, up to the one asked: a send that reads the phone column of a sheet
+ * whose other columns are 100,000 names decodes the few in its first rows, not the names. Excel and exceljs
+ * write a workbook's strings in the order they first appear, so the strings a column needs come early.
+ */
+function sharedStrings(xml: string): SharedStrings | undefined {
   if (xml.indexOf('<sst') < 0) return undefined;
   const strings: string[] = [];
   const phonetic = phoneticRuns(xml);
   let at = 0;
-  for (;;) {
-    const start = xml.indexOf('<si>', at);
-    if (start < 0) return strings;
-    const end = xml.indexOf('</si>', start);
-    if (end < 0) return undefined;
-    strings.push(textsIn(xml, start + 4, end, phonetic));
-    at = end + 5;
-  }
+  let ended = false;
+  return {
+    at(index) {
+      while (strings.length <= index && !ended) {
+        const start = xml.indexOf('<si>', at);
+        if (start < 0) {
+          ended = true;
+          break;
+        }
+        const end = xml.indexOf('</si>', start);
+        // Thrown to readFirstSheet, which then leaves the workbook to exceljs.
+        if (end < 0) throw new Error('a shared string is never closed');
+        strings.push(textsIn(xml, start + 4, end, phonetic));
+        at = end + 5;
+      }
+      return strings[index] ?? '';
+    },
+  };
 }
 
 /**
@@ -216,7 +242,11 @@ const INLINE = needle('<is>');
  * each cell by its reference (`B12`: row 12, column 2), so that gaps stay gaps, as cellText writes exceljs'
  * values. Undefined for what this does not read (a cell without a reference).
  */
-function sheetRecords(xml: Buffer, strings: readonly string[]): TableRecord[] | undefined {
+function sheetRecords(
+  xml: Buffer,
+  strings: SharedStrings,
+  columnsWanted: ColumnsWanted | undefined,
+): TableRecord[] | undefined {
   const begin = xml.indexOf(SHEET_DATA);
   if (begin < 0) return xml.indexOf(PREFIXED_SHEET_DATA) >= 0 ? undefined : [];
   const stop = xml.indexOf(SHEET_DATA_END, begin);
@@ -228,60 +258,177 @@ function sheetRecords(xml: Buffer, strings: readonly string[]): TableRecord[] | 
   // 12 MB more for the collector to copy).
   const cells: string[] = [];
   let width = 0;
-  const flush = () => {
+  // Past the first records, the columns asked for (by 1-based column, 1 where read), when they were asked for;
+  // a row with one of them empty is read again whole from `rowStart`, once (`whole` is its line).
+  let kept: Uint8Array | undefined;
+  let wanted = columnsWanted;
+  let rowStart = 0;
+  let whole = 0;
+  let at = begin;
+  const lacksKept = () => {
+    if (!kept) return false;
+    for (let c = 1; c < kept.length; c++)
+      if (kept[c] === 1 && (c > width || cells[c - 1] === '')) return true;
+    return false;
+  };
+  /** Ends the row being read; true when it is to be read again whole (and `at` is set to its start). */
+  const endRow = (): boolean => {
+    if (line > 0 && whole !== line && lacksKept()) {
+      whole = line;
+      width = 0;
+      at = rowStart;
+      return true;
+    }
     while (width > 0 && cells[width - 1] === '') width--;
     if (width > 0) records.push({ line, fields: cells.slice(0, width) });
     width = 0;
+    if (wanted && records.length >= HEAD_RECORDS) {
+      kept = keptColumns(wanted(records));
+      wanted = undefined;
+    }
+    return false;
   };
-  let at = begin;
+  const tag = new Int32Array(TAG_FIELDS);
   for (;;) {
     // Scanned in JavaScript: a loop over the bytes costs less than a call into Buffer#indexOf per cell.
     const open = find(xml, at, end, 0x3c, 0x63);
-    if (open < 0) break;
+    if (open < 0) {
+      if (endRow()) continue;
+      break;
+    }
     const next = xml[open + 2];
-    if (next !== 0x20 && next !== 0x3e && next !== 0x2f) {
+    if (next !== 0x20 && next !== 0x3e && next !== 0x2f && !isBlank(next)) {
       at = open + 2;
       continue;
     }
-    const tagEnd = find(xml, open, end, 0x3e, -1);
-    if (tagEnd < 0) return undefined;
-    const selfClosing = xml[tagEnd - 1] === 0x2f;
-    // The reference (`B12`) read in place: column letters, then the row's digits.
-    const ref = attributeAt(xml, open, tagEnd, 0x72);
-    if (ref < 0) return undefined;
-    let column = 0;
-    let row = 0;
-    let i = ref;
-    for (; i < tagEnd && xml[i]! >= 65 && xml[i]! <= 90; i++) column = column * 26 + (xml[i]! - 64);
-    for (; i < tagEnd && xml[i]! >= 48 && xml[i]! <= 57; i++) row = row * 10 + (xml[i]! - 48);
-    if (column === 0 || row === 0 || xml[i] !== 0x22) return undefined;
+    // The tag read once, left to right: where it ends, its reference and its type.
+    if (!readCellTag(xml, open + 2, end, tag)) return undefined;
+    const tagEnd = tag[TAG_END]!;
+    const column = tag[TAG_COLUMN]!;
+    const row = tag[TAG_ROW]!;
+    if (column === 0 || row === 0) return undefined;
     if (row !== line) {
       if (row < line) return undefined;
-      flush();
+      if (endRow()) continue;
       line = row;
+      rowStart = open;
     }
+    const read = kept === undefined || kept[column] === 1 || whole === line;
     let value = '';
-    if (selfClosing) at = tagEnd + 1;
+    if (tag[TAG_SELF_CLOSING] === 1) at = tagEnd + 1;
     else {
-      const close = findCellEnd(xml, tagEnd, end);
-      if (close < 0) return undefined;
-      const type = attributeAt(xml, open, tagEnd, 0x74);
-      value = cellValue(
-        xml,
-        tagEnd + 1,
-        close,
-        type < 0 ? 0x6e : xml[type]!,
-        type < 0 ? 0 : xml[type + 1]!,
-        strings,
-      );
-      at = close + 4;
+      const type = tag[TAG_TYPE]!;
+      const second = tag[TAG_TYPE_SECOND]!;
+      // The common cell, `<v>…</v></c>` right after the tag, read in the one pass; anything else (a formula
+      // before its value, an inline string, blanks between elements) by looking for the cell's end first.
+      const vEnd = type === 0x69 ? -1 : simpleValueEnd(xml, tagEnd + 1, end);
+      if (vEnd >= 0) {
+        if (read) value = valueText(xml, tagEnd + 4, vEnd, type, second, strings);
+        at = vEnd + 8;
+      } else {
+        const close = findCellEnd(xml, tagEnd, end);
+        if (close < 0) return undefined;
+        if (read) value = cellValue(xml, tagEnd + 1, close, type, second, strings);
+        at = close + 4;
+      }
     }
     while (width < column - 1) cells[width++] = '';
     cells[column - 1] = value;
     if (width < column) width = column;
   }
-  flush();
   return records;
+}
+
+/** The 0-based field indexes asked for as 1 by 1-based column; undefined (every column) when not asked. */
+function keptColumns(indexes: readonly number[] | undefined): Uint8Array | undefined {
+  if (!indexes) return undefined;
+  let last = 0;
+  for (const index of indexes) if (index + 1 > last) last = index + 1;
+  const kept = new Uint8Array(last + 1);
+  for (const index of indexes) if (index >= 0) kept[index + 1] = 1;
+  return kept;
+}
+
+// What readCellTag writes, by position in its Int32Array.
+const TAG_END = 0;
+const TAG_COLUMN = 1;
+const TAG_ROW = 2;
+const TAG_TYPE = 3;
+const TAG_TYPE_SECOND = 4;
+const TAG_SELF_CLOSING = 5;
+const TAG_FIELDS = 6;
+
+function isBlank(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/**
+ * A <c> tag's attributes from `from` (after `<c`) to its `>`, in one pass: `r` as column and row (0 when
+ * absent), `t`'s first two bytes (`n` when absent; a one-letter type's second is `"`), where the tag ends and
+ * whether it closes itself. False for a tag that is not well formed, or a reference that is not `A1` style.
+ */
+function readCellTag(xml: Buffer, from: number, to: number, out: Int32Array): boolean {
+  out[TAG_COLUMN] = 0;
+  out[TAG_ROW] = 0;
+  out[TAG_TYPE] = 0x6e;
+  out[TAG_TYPE_SECOND] = 0;
+  let i = from;
+  for (;;) {
+    while (i < to && isBlank(xml[i])) i++;
+    if (i >= to) return false;
+    const byte = xml[i]!;
+    if (byte === 0x3e || (byte === 0x2f && xml[i + 1] === 0x3e)) {
+      out[TAG_SELF_CLOSING] = byte === 0x2f ? 1 : 0;
+      out[TAG_END] = byte === 0x2f ? i + 1 : i;
+      return true;
+    }
+    const name = i;
+    while (i < to && xml[i] !== 0x3d && !isBlank(xml[i]) && xml[i] !== 0x3e) i++;
+    const oneLetter = i - name === 1 ? xml[name]! : 0;
+    while (i < to && isBlank(xml[i])) i++;
+    if (xml[i] !== 0x3d) return false;
+    i++;
+    while (i < to && isBlank(xml[i])) i++;
+    const quote = xml[i];
+    if (quote !== 0x22 && quote !== 0x27) return false;
+    const value = ++i;
+    while (i < to && xml[i] !== quote) i++;
+    if (i >= to) return false;
+    if (oneLetter === 0x72) {
+      // r="B12": column letters, then the row's digits, and nothing else.
+      let column = 0;
+      let row = 0;
+      let j = value;
+      for (; j < i && xml[j]! >= 65 && xml[j]! <= 90; j++) column = column * 26 + (xml[j]! - 64);
+      for (; j < i && xml[j]! >= 48 && xml[j]! <= 57; j++) row = row * 10 + (xml[j]! - 48);
+      if (j !== i) return false;
+      out[TAG_COLUMN] = column;
+      out[TAG_ROW] = row;
+    } else if (oneLetter === 0x74 && i > value) {
+      out[TAG_TYPE] = xml[value]!;
+      out[TAG_TYPE_SECOND] = i - value > 1 ? xml[value + 1]! : 0x22;
+    }
+    i++;
+  }
+}
+
+/** Where `</v>` stands when `from` starts `<v>`, the value holds no markup and `</c>` follows; else -1. */
+function simpleValueEnd(xml: Buffer, from: number, to: number): number {
+  if (xml[from] !== 0x3c || xml[from + 1] !== 0x76 || xml[from + 2] !== 0x3e) return -1;
+  const vEnd = find(xml, from + 3, to, 0x3c, -1);
+  if (
+    vEnd < 0 ||
+    xml[vEnd + 1] !== 0x2f ||
+    xml[vEnd + 2] !== 0x76 ||
+    xml[vEnd + 3] !== 0x3e ||
+    xml[vEnd + 4] !== 0x3c ||
+    xml[vEnd + 5] !== 0x2f ||
+    xml[vEnd + 6] !== 0x63 ||
+    xml[vEnd + 7] !== 0x3e
+  ) {
+    return -1;
+  }
+  return vEnd;
 }
 
 /** A cell's value as cellText writes exceljs' value for it; `type` and `second` are t="…"'s first two bytes. */
@@ -291,7 +438,7 @@ function cellValue(
   to: number,
   type: number,
   second: number,
-  strings: readonly string[],
+  strings: SharedStrings,
 ): string {
   // inlineStr: the <is> element's texts, decoded as the shared strings are.
   if (type === 0x69) {
@@ -303,12 +450,23 @@ function cellValue(
   const v = find(xml, from, to, 0x3c, 0x76);
   const vEnd = v < 0 || xml[v + 2] !== 0x3e ? -1 : find(xml, v, to, 0x3c, 0x2f);
   if (vEnd < 0) return '';
-  const start = v + 3;
+  return valueText(xml, v + 3, vEnd, type, second, strings);
+}
+
+/** The text of a <v> element (its bytes from `start` to `vEnd`) as cellText writes the value of its type. */
+function valueText(
+  xml: Buffer,
+  start: number,
+  vEnd: number,
+  type: number,
+  second: number,
+  strings: SharedStrings,
+): string {
   // s: a shared string by its index, read from the digits in place.
   if (type === 0x73 && second === 0x22) {
     let index = 0;
     for (let i = start; i < vEnd; i++) index = index * 10 + (xml[i]! - 48);
-    return (strings[index] ?? '').trim();
+    return strings.at(index).trim();
   }
   // n (the default type): a whole number as Excel writes one, digits alone, is already what cellText would
   // write; read as latin1 (it is ASCII), checked on the bytes, without a regular expression or UTF-8 decoding.
@@ -347,17 +505,6 @@ function find(xml: Buffer, from: number, to: number, a: number, b: number): numb
 function findCellEnd(xml: Buffer, from: number, to: number): number {
   for (let i = find(xml, from, to, 0x3c, 0x2f); i >= 0; i = find(xml, i + 2, to, 0x3c, 0x2f)) {
     if (xml[i + 2] === 0x63 && xml[i + 3] === 0x3e) return i;
-  }
-  return -1;
-}
-
-/**
- * Where the value of a one-letter attribute (` r="`, ` t="`) of the tag between `from` and `to` starts, or -1.
- * Read within the tag: a search of the rest of the sheet for an attribute a cell lacks would be quadratic.
- */
-function attributeAt(xml: Buffer, from: number, to: number, letter: number): number {
-  for (let i = from; i + 3 < to; i++) {
-    if (xml[i] === 0x20 && xml[i + 1] === letter && xml[i + 2] === 0x3d && xml[i + 3] === 0x22) return i + 4;
   }
   return -1;
 }

@@ -2,7 +2,12 @@ import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { readTableFile, readXlsxWithExceljs, TableFileError } from '../../src/sms/table-file.js';
+import {
+  HEAD_RECORDS,
+  readTableFile,
+  readXlsxWithExceljs,
+  TableFileError,
+} from '../../src/sms/table-file.js';
 import { readFirstSheet, XlsxTooLargeError } from '../../src/sms/xlsx-reader.js';
 
 async function workbookOf(
@@ -27,11 +32,28 @@ async function viaExceljs(bytes: Uint8Array) {
 }
 
 /** The workbook with its first sheet's XML changed: what other writers than exceljs put there. */
-async function withSheetXml(bytes: Uint8Array, change: (xml: string) => string): Promise<Uint8Array> {
+async function withSheetXml(
+  bytes: Uint8Array,
+  change: (xml: string) => string,
+  part = 'xl/worksheets/sheet1.xml',
+): Promise<Uint8Array> {
   const zip = await JSZip.loadAsync(bytes);
-  const xml = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
-  zip.file('xl/worksheets/sheet1.xml', change(xml));
+  const xml = await zip.file(part)!.async('string');
+  zip.file(part, change(xml));
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+/**
+ * What a reader asked for `wanted` must give, from the whole sheet: the first records whole; past them, the
+ * wanted cells, the others empty, except a record with a wanted cell empty or missing, which stays whole.
+ */
+function projected(whole: { line: number; fields: string[] }[], wanted: readonly number[]) {
+  return whole.map((record, r) => {
+    if (r < HEAD_RECORDS || wanted.some((i) => (record.fields[i] ?? '') === '')) return record;
+    const fields = record.fields.map((f, i) => (wanted.includes(i) ? f : ''));
+    while (fields.length > 0 && fields[fields.length - 1] === '') fields.pop();
+    return { line: record.line, fields };
+  });
 }
 
 const cell = fc.oneof(
@@ -70,6 +92,52 @@ describe('the fast .xlsx reader', () => {
     );
     // Each run writes and reads a workbook twice: seconds on two busy cores.
   }, 180_000);
+
+  it('reads only the columns asked for past the first records, and a row whose wanted cell is empty whole', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(cell, { maxLength: 5 }), {
+          minLength: HEAD_RECORDS - 2,
+          maxLength: HEAD_RECORDS + 30,
+        }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 3 }),
+        async (rows, wanted) => {
+          const bytes = await workbookOf([{ name: 'Liste', rows }]);
+          const whole = readFirstSheet(bytes);
+          let shown: number | undefined;
+          const read = readFirstSheet(bytes, {
+            columnsWanted: (head) => {
+              shown = head.length;
+              expect(head).toEqual(whole?.records.slice(0, HEAD_RECORDS));
+              return wanted;
+            },
+          });
+          expect(shown).toBe(whole!.records.length >= HEAD_RECORDS ? HEAD_RECORDS : undefined);
+          expect(read?.records).toEqual(projected(whole!.records, wanted));
+        },
+      ),
+      { numRuns: Number(process.env.XLSX_RUNS ?? 25) },
+    );
+  }, 180_000);
+
+  it('reads a shared string only when a wanted cell needs it, and leaves a broken one to exceljs', async () => {
+    const rows = [['Ad', 'GSM'], ...Array.from({ length: 100 }, (_, i) => [`Ad ${i}`, 5321000000 + i])];
+    const bytes = await workbookOf([{ name: 'Liste', rows }]);
+    // The strings part cut short after the first 70 names (the first records need 63): broken for a reader of
+    // every column.
+    const broken = await withSheetXml(
+      bytes,
+      (xml) => xml.replace(/(<si><t>Ad 70<\/t><\/si>).*<\/sst>$/s, '$1<si><t>Ad 71</t></sst>'),
+      'xl/sharedStrings.xml',
+    );
+    expect(readFirstSheet(broken)).toBeUndefined();
+    // Asked for the GSM column alone, it never reaches the broken string: the numbers are read as they are.
+    const numbers = readFirstSheet(broken, { columnsWanted: () => [1] });
+    expect(numbers?.records).toEqual(projected(readFirstSheet(bytes)!.records, [1]));
+    expect(numbers?.records.at(-1)).toEqual({ line: 101, fields: ['', '5321000099'] });
+    // Asked for the names, it reaches it, and leaves the workbook to exceljs.
+    expect(readFirstSheet(broken, { columnsWanted: () => [0] })).toBeUndefined();
+  });
 
   it('reads rich text, formulas by their result, errors and dates as exceljs does', async () => {
     const bytes = await workbookOf([

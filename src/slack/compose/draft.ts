@@ -1,4 +1,9 @@
-import { personalisedTable, type RejectedRow, recipientsFromTable } from '../../sms/file-recipients.js';
+import {
+  personalisedTable,
+  type RejectedRow,
+  recipientColumns,
+  recipientsFromTable,
+} from '../../sms/file-recipients.js';
 import {
   type AddressedRow,
   type AddressedRows,
@@ -23,7 +28,8 @@ import {
   type UnsendableKind,
   unsendableCharacters,
 } from '../../sms/index.js';
-import type { Table } from '../../sms/table-file.js';
+import { personalisedColumns } from '../../sms/personalise.js';
+import type { ColumnsWanted, Table } from '../../sms/table-file.js';
 import type { SendingSettings } from '../deps.js';
 import { formatCost, formatCount, plural } from '../ui/format.js';
 
@@ -248,6 +254,18 @@ function validityOf(raw: string | undefined, fallback: number): number | string 
   const minutes = Number(raw.trim());
   if (minutes < 1 || minutes > 10_080) return 'Validity must be from 1 to 10,080 minutes (7 days).';
   return minutes;
+}
+
+/**
+ * What buildDraft will read of an uploaded file for this input: the phone column for a same-text send, the
+ * phone and the template's columns for a personalised one. Given to readTableFile, so that a spreadsheet's
+ * other columns are not decoded for nothing.
+ */
+export function columnsWantedFor(
+  input: Pick<ComposeInput, 'mode' | 'text'>,
+  country: CountryCode,
+): ColumnsWanted {
+  return input.mode === 'same' ? recipientColumns(country) : personalisedColumns(input.text, country);
 }
 
 /** Validates everything the modal holds; on any problem, field errors and nothing else. */

@@ -8,6 +8,7 @@ import {
   buildDraft,
   type CompactEnvelopes,
   type ComposeInput,
+  columnsWantedFor,
   type Draft,
   type DraftContext,
   type FileReport,
@@ -233,7 +234,9 @@ async function reviewUpload(
       );
   try {
     const bytes = await downloadSlackFile(file, client.token);
-    const table = await readTableFile(file.name, bytes);
+    const table = await readTableFile(file.name, bytes, {
+      columnsWanted: columnsWantedFor(input, deps.settings.defaultCountry),
+    });
     const metadata = readMetadata(view);
     const result = await buildDraft(
       { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, table } },

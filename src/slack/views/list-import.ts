@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import * as z from 'zod';
-import { recipientsFromTable } from '../../sms/file-recipients.js';
+import { recipientColumns, recipientsFromTable } from '../../sms/file-recipients.js';
 import { readTableFile, TableFileError } from '../../sms/table-file.js';
 import { uploadedFileOf, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
@@ -44,8 +44,11 @@ export function listImportSubmissionHandler(deps: SlackDeps) {
       const userId = body.user.id;
       if (!(await allowed(deps, userId, 'sender')))
         throw new TableFileError('Only senders and admins may import lists.');
-      const table = await readTableFile(file.name, await downloadSlackFile(file, client.token));
-      const got = recipientsFromTable(table, deps.settings.defaultCountry);
+      const country = deps.settings.defaultCountry;
+      const table = await readTableFile(file.name, await downloadSlackFile(file, client.token), {
+        columnsWanted: recipientColumns(country),
+      });
+      const got = recipientsFromTable(table, country);
       const { store } = deps;
       const existing = await store.recipientLists.get(metadata.name);
       if (existing && metadata.mode === 'create') {

@@ -1,12 +1,18 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { buildDraft, type ComposeInput, type DraftContext } from '../../../src/slack/compose/draft.js';
+import {
+  buildDraft,
+  type ComposeInput,
+  columnsWantedFor,
+  type DraftContext,
+} from '../../../src/slack/compose/draft.js';
 import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
 import { personalisedTable } from '../../../src/sms/file-recipients.js';
 import { renderEnvelopes } from '../../../src/sms/personalise.js';
-import { readTableFile } from '../../../src/sms/table-file.js';
+import { HEAD_RECORDS, readTableFile } from '../../../src/sms/table-file.js';
 
 const ctx: DraftContext = {
   defaultCountry: 'TR',
@@ -67,6 +73,59 @@ describe('a personalised draft from a file', () => {
     expect(draft.segmentsPerMessage).toBe(Math.max(...analyses.map((a) => a.segments)));
     expect(draft.totalSegments).toBe(analyses.reduce((n, a) => n + a.segments, 0));
     expect(draft.segmentsPerMessage).toBeGreaterThan(1);
+  });
+});
+
+describe('a draft from a spreadsheet read for the columns it uses', () => {
+  it('is the draft from the whole sheet: the same recipients, messages, rejections and rows shown', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Liste');
+    sheet.addRow(['Not', 'Ad', 'Cep Telefonu', 'Şehir']);
+    const phones = (i: number) =>
+      [5321000000 + i, `0533 ${1000000 + i}`, '5,32E+09', 'yok', undefined, 5321000000 + (i % 7)][i % 6];
+    for (let i = 0; i < HEAD_RECORDS * 3; i++) {
+      // Rows without a number, or without a name, past the first records too: they are shown as they are.
+      sheet.addRow([
+        `not ${i}`,
+        i % 11 === 0 ? undefined : `Ayşe ${i}`,
+        phones(i),
+        i % 13 === 0 ? '' : 'Kadıköy',
+      ]);
+    }
+    const bytes = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+    for (const [mode, text] of [
+      ['same', 'Kampanya başladı.'],
+      ['personalised', 'Merhaba {{Ad}}, {{Şehir}} mağazası açıldı.'],
+    ] as const) {
+      const input: ComposeInput = {
+        sender: 'SMSOPS',
+        senderOptions: ['SMSOPS'],
+        mode,
+        recipientsText: '',
+        csvText: '',
+        text,
+        encoding: 'auto',
+        validity: '',
+      };
+      const whole = await readTableFile('list.xlsx', bytes);
+      let asked = false;
+      const wanted = columnsWantedFor(input, 'TR');
+      const part = await readTableFile('list.xlsx', bytes, {
+        columnsWanted: (head) => {
+          asked = true;
+          return wanted(head);
+        },
+      });
+      expect(asked).toBe(true);
+      // Read for fewer columns: the notes are not in the rows past the first records.
+      expect(part.records.at(-1)?.fields[0]).toBe('');
+      expect(whole.records.at(-1)?.fields[0]).not.toBe('');
+      const fromWhole = await buildDraft({ ...input, file: { name: 'list.xlsx', table: whole } }, ctx);
+      const fromPart = await buildDraft({ ...input, file: { name: 'list.xlsx', table: part } }, ctx);
+      expect(fromPart.ok && fromPart.fileReport?.rejected.length).toBeGreaterThan(HEAD_RECORDS);
+      expect(fromPart).toEqual(fromWhole);
+      if (fromPart.ok && fromWhole.ok) expect(fromPart.draft.envelopes).toEqual(fromWhole.draft.envelopes);
+    }
   });
 });
 

@@ -33,8 +33,9 @@ export {
   normaliseNumber,
 } from './numbers.js';
 export {
-  type AddressedRow,
   type AddressedRows,
+  type Addressees,
+  addresseesWhere,
   addressRows,
   type Envelope,
   joinMessage,

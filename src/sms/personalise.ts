@@ -64,13 +64,29 @@ export function templatePlaceholders(template: string): string[] {
   return [...names];
 }
 
-/** A row that gets a message: its number in gateway form and the line it came from. */
-export interface AddressedRow {
-  to: string;
-  line: number;
+/**
+ * The rows that get a message, by position: `to[i]`, a number in gateway form, came from line `lines[i]`. Two
+ * arrays, not an object per row: `to` is the draft's recipients as it stands, and 100,000 objects less are
+ * 100,000 objects less for the collector to copy while a file is read.
+ */
+export interface Addressees {
+  readonly to: string[];
+  readonly lines: Int32Array;
 }
 
-export type AddressedRows = Omit<RenderedEnvelopes, 'envelopes'> & { rows: AddressedRow[] };
+export type AddressedRows = Omit<RenderedEnvelopes, 'envelopes'> & { rows: Addressees };
+
+/** The addressees whose number `keep` accepts, in order. */
+export function addresseesWhere(rows: Addressees, keep: (to: string, line: number) => boolean): Addressees {
+  const to: string[] = [];
+  const lines = new Int32Array(rows.to.length);
+  for (let i = 0; i < rows.to.length; i++) {
+    if (!keep(rows.to[i]!, rows.lines[i]!)) continue;
+    lines[to.length] = rows.lines[i]!;
+    to.push(rows.to[i]!);
+  }
+  return { to, lines: lines.subarray(0, to.length) };
+}
 
 type TableOf = Pick<ParsedCsv, 'columns'> & { rows: readonly (CsvRow | TableRow)[]; numberIndex?: number };
 
@@ -87,10 +103,14 @@ export function renderEnvelopes(
   const { rows, ...rest } = addressRows(template, csv, defaultCountry);
   const { literals, valuesByLine } = rest.pieces;
   const placeholders = literals.length - 1;
-  const envelopes: Envelope[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const { to, line } = rows[r]!;
-    envelopes[r] = { to, message: joinMessage(literals, valuesByLine, line * placeholders), line };
+  const envelopes: Envelope[] = new Array(rows.to.length);
+  for (let r = 0; r < rows.to.length; r++) {
+    const line = rows.lines[r]!;
+    envelopes[r] = {
+      to: rows.to[r]!,
+      message: joinMessage(literals, valuesByLine, line * placeholders),
+      line,
+    };
   }
   return { ...rest, envelopes };
 }
@@ -104,7 +124,8 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   const columnOf = resolveColumns(templatePlaceholders(template), csv.columns);
   const missingColumns = [...columnOf].filter(([, column]) => column === undefined).map(([name]) => name);
 
-  const rows: AddressedRow[] = [];
+  const to: string[] = [];
+  const lines = new Int32Array(csv.rows.length);
   const errors: CsvError[] = [];
   const firstLineOf = new FirstSeen(csv.rows.length);
   // The template compiled once into literal text and column names: a 100,000-row send renders each
@@ -196,7 +217,8 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
       errors.push({ line: row.line, reason: 'the message is empty' });
       continue;
     }
-    rows.push({ to: msisdn, line: row.line });
+    lines[to.length] = row.line;
+    to.push(msisdn);
     septets.gsm7[row.line] = gsm;
     septets.turkish[row.line] = turkish;
     septets.units[row.line] = units;
@@ -204,7 +226,10 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     septets.unsure[row.line] = unsure;
   }
   return {
-    rows: missingColumns.length > 0 ? [] : rows,
+    rows:
+      missingColumns.length > 0
+        ? { to: [], lines: new Int32Array(0) }
+        : { to, lines: lines.subarray(0, to.length) },
     errors,
     missingColumns,
     septets,

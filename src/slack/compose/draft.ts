@@ -5,8 +5,9 @@ import {
   recipientsFromTable,
 } from '../../sms/file-recipients.js';
 import {
-  type AddressedRow,
   type AddressedRows,
+  type Addressees,
+  addresseesWhere,
   addressRows,
   analyzeText,
   autoEncodingOfCounted,
@@ -166,53 +167,49 @@ export function unsendableProblem(text: string, where: 'text' | 'lines'): string
 
 /**
  * The messages of a draft as the segment count reads them: `count` of them, each joined only when its
- * characters must be read (`messageAt`), with the counts addressRows made when it has them (by position).
+ * characters must be read (`messageAt`), with the counts addressRows made when it has them: message `m`'s are
+ * at `lines[m]` of `septets`, read in place (a 100,000-row batch asks them of every message twice).
  */
 interface Messages {
   count: number;
   messageAt: (index: number) => string;
-  /** Fills `into` with message `index`'s counts; false when there are none. Filled, not returned: no object per message. */
-  counted?: (index: number, into: Counts) => boolean;
+  counted?: { lines: Int32Array; septets: AddressedRows['septets'] };
 }
-
-interface Counts {
-  gsm7: number;
-  turkish: number;
-  units: number;
-  surrogates: boolean;
-}
-
-const noCounts = (): Counts => ({ gsm7: 0, turkish: 0, units: 0, surrogates: false });
 
 function sameTextMessages(text: string): Messages {
   return { count: 1, messageAt: () => text };
 }
 
-function personalisedMessages(rows: readonly AddressedRow[], addressed: AddressedRows): Messages {
+function personalisedMessages(rows: Addressees, addressed: AddressedRows): Messages {
   const { literals, valuesByLine } = addressed.pieces;
   const placeholders = literals.length - 1;
-  const { septets } = addressed;
+  const { lines } = rows;
   return {
-    count: rows.length,
-    messageAt: (m) => joinMessage(literals, valuesByLine, rows[m]!.line * placeholders),
-    counted: (m, into) => {
-      const line = rows[m]!.line;
-      into.gsm7 = septets.gsm7[line]!;
-      into.turkish = septets.turkish[line]!;
-      into.units = septets.units[line]!;
-      into.surrogates = septets.surrogates[line] === 1;
-      return true;
-    },
+    count: rows.to.length,
+    messageAt: (m) => joinMessage(literals, valuesByLine, lines[m]! * placeholders),
+    counted: { lines, septets: addressed.septets },
   };
 }
 
 /** Segments of message `m` in `encoding` (-1 when it cannot carry it), from its counts when they tell. */
-function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding, c: Counts): number {
-  const segments = messages.counted?.(m, c)
-    ? segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates)
-    : NEEDS_TEXT;
+function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding): number {
+  const counted = messages.counted;
+  let segments = NEEDS_TEXT;
+  if (counted) {
+    const { septets } = counted;
+    const line = counted.lines[m]!;
+    segments = segmentsOfCounted(
+      encoding,
+      septets.gsm7[line]!,
+      septets.turkish[line]!,
+      septets.units[line]!,
+      septets.surrogates[line] === 1,
+    );
+  }
   return segments === NEEDS_TEXT ? segmentsIn(messages.messageAt(m), encoding) : segments;
 }
+
+const RANK: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
 
 /**
  * The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. When
@@ -223,26 +220,33 @@ function batchEncoding(
   choice: EncodingChoice,
 ): { encoding: SmsEncoding; segments?: Int32Array } {
   if (choice !== 'auto') return { encoding: choice };
-  const rank: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
   let widest: SmsEncoding = 'GSM7';
   let same = true;
   const segments = new Int32Array(messages.count);
-  const c = noCounts();
+  const counted = messages.counted;
   for (let i = 0; i < messages.count; i++) {
-    let encoding = messages.counted?.(i, c)
-      ? autoEncodingOfCounted(c.gsm7, c.turkish, c.units, c.surrogates)
-      : undefined;
-    let count: number;
-    if (encoding !== undefined) {
-      count = segmentsOfCounted(encoding, c.gsm7, c.turkish, c.units, c.surrogates);
-    } else {
+    let encoding: SmsEncoding | undefined;
+    let count = 0;
+    if (counted) {
+      const { septets } = counted;
+      const line = counted.lines[i]!;
+      const gsm7 = septets.gsm7[line]!;
+      const turkish = septets.turkish[line]!;
+      const units = septets.units[line]!;
+      const surrogates = septets.surrogates[line] === 1;
+      encoding = autoEncodingOfCounted(gsm7, turkish, units, surrogates);
+      if (encoding !== undefined) count = segmentsOfCounted(encoding, gsm7, turkish, units, surrogates);
+    }
+    if (encoding === undefined) {
       const auto = autoSegments(messages.messageAt(i));
       encoding = auto.encoding;
       count = auto.segments;
     }
     if (encoding === 'UCS2') return { encoding: 'UCS2' };
-    if (i > 0 && encoding !== widest) same = false;
-    if (rank[encoding] > rank[widest]) widest = encoding;
+    if (encoding !== widest) {
+      if (i > 0) same = false;
+      if (RANK[encoding] > RANK[widest]) widest = encoding;
+    }
     segments[i] = count;
   }
   return same ? { encoding: widest, segments } : { encoding: widest };
@@ -288,7 +292,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let fileNumbers: readonly string[] = [];
   // Personalised: the rows that get a message and what the messages are made of; the messages themselves are
   // joined when the draft's envelopes are first read (at the send), not to count, check and confirm them.
-  let rows: AddressedRow[] | undefined;
+  let rows: Addressees | undefined;
   let addressed: AddressedRows | undefined;
   const text = input.text;
 
@@ -356,7 +360,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       if (built.fileError) errors.file = built.fileError;
       rows = built.rows;
       addressed = built.addressed;
-      recipients = rows.map((r) => r.to);
+      recipients = rows.to;
     } else {
       // Cells by position: no object per row keyed by column name.
       const csv = parseCsvTable(input.csvText);
@@ -372,10 +376,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         }
         problems.push(...addressed.errors.map((e) => `Line ${e.line}: ${e.reason}`));
         rows = addressed.rows;
-        recipients = rows.map((r) => r.to);
+        recipients = rows.to;
         if (problems.length > 0)
           errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
-        else if (rows.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
+        else if (rows.to.length === 0 && !errors.text) errors.csv = 'The CSV has no recipient rows.';
       }
       const unsendableCsv = unsendableProblem(input.csvText, 'lines');
       if (unsendableCsv) errors.csv = unsendableCsv;
@@ -397,10 +401,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   if (optedOut.size > 0) {
     recipients = recipients.filter((r) => !optedOut.has(r));
     if (fileReport) {
-      const fromFile = input.mode === 'same' ? fileNumbers : (rows ?? []).map((r) => r.to);
+      const fromFile = input.mode === 'same' ? fileNumbers : (rows?.to ?? []);
       fileReport.optedOut = fromFile.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
     }
-    rows = rows?.filter((r) => !optedOut.has(r.to));
+    rows = rows && addresseesWhere(rows, (to) => !optedOut.has(to));
     const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
       `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,
@@ -420,9 +424,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   const { encoding, segments: counted } = batchEncoding(messages, input.encoding);
   let segmentsPerMessage = 0;
   let totalSegments = 0;
-  const counts = noCounts();
   for (let m = 0; m < messages.count; m++) {
-    const segments = counted ? counted[m]! : segmentsOf(messages, m, encoding, counts);
+    const segments = counted ? counted[m]! : segmentsOf(messages, m, encoding);
     // In the batch's one encoding: counted already, or the fast count that allocates nothing.
     if (segments >= 0) {
       if (segments > segmentsPerMessage) segmentsPerMessage = segments;
@@ -522,7 +525,7 @@ function personalisedFromFile(
   template: string,
   country: CountryCode,
 ): {
-  rows: AddressedRow[];
+  rows: Addressees;
   addressed?: AddressedRows;
   report: FileReport;
   fileError?: string;
@@ -542,12 +545,12 @@ function personalisedFromFile(
   };
   if (csv.errors.length > 0) {
     const first = csv.errors[0]!;
-    return { rows: [], report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
+    return { rows: noRows(), report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
   }
   const addressed = addressRows(template, csv, country);
   if (addressed.missingColumns.length > 0) {
     return {
-      rows: [],
+      rows: noRows(),
       report,
       textError: `No column for ${addressed.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
     };
@@ -579,23 +582,22 @@ function personalisedFromFile(
   // the halves of one pair). The common file has no such value at all: its rows are kept without a copy.
   const { septets } = addressed;
   const { literals, valuesByLine } = addressed.pieces;
-  const rows: AddressedRow[] = septets.unsure.includes(1) ? [] : addressed.rows;
-  for (const e of rows === addressed.rows ? [] : addressed.rows) {
-    const message = () => joinMessage(literals, valuesByLine, e.line * (literals.length - 1));
-    const bad = septets.unsure[e.line] === 1 ? unsendableCharacters(message())[0] : undefined;
-    if (bad) {
-      report.rejected.push({
-        line: e.line,
-        input: numberAt(e.line),
-        reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
+  const rows = !septets.unsure.includes(1)
+    ? addressed.rows
+    : addresseesWhere(addressed.rows, (_, line) => {
+        const message = joinMessage(literals, valuesByLine, line * (literals.length - 1));
+        const bad = septets.unsure[line] === 1 ? unsendableCharacters(message)[0] : undefined;
+        if (!bad) return true;
+        report.rejected.push({
+          line,
+          input: numberAt(line),
+          reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
+        });
+        return false;
       });
-      continue;
-    }
-    rows.push(e);
-  }
   report.rejected.sort((a, b) => a.line - b.line);
-  report.valid = rows.length;
-  if (rows.length === 0) {
+  report.valid = rows.to.length;
+  if (rows.to.length === 0) {
     return {
       rows,
       report,
@@ -608,12 +610,15 @@ function personalisedFromFile(
   return { rows, addressed, report };
 }
 
+const noRows = (): Addressees => ({ to: [], lines: new Int32Array(0) });
+
 /** The values of each envelope left (after rejections and opt-outs), in envelope order. */
-function compactOf(rows: readonly AddressedRow[], pieces: AddressedRows['pieces']): CompactEnvelopes {
+function compactOf(rows: Addressees, pieces: AddressedRows['pieces']): CompactEnvelopes {
   const placeholders = pieces.literals.length - 1;
-  const values: string[] = new Array(rows.length * placeholders);
-  for (let e = 0; e < rows.length; e++) {
-    const from = rows[e]!.line * placeholders;
+  const count = rows.to.length;
+  const values: string[] = new Array(count * placeholders);
+  for (let e = 0; e < count; e++) {
+    const from = rows.lines[e]! * placeholders;
     for (let i = 0; i < placeholders; i++) values[e * placeholders + i] = pieces.valuesByLine[from + i]!;
   }
   return { literals: pieces.literals, values };

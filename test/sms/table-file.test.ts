@@ -1,8 +1,10 @@
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { personalisedTable, phoneColumnByName, recipientsFromTable } from '../../src/sms/file-recipients.js';
-import { decodeText, readTableFile, TableFileError } from '../../src/sms/table-file.js';
+import { decodeText, guessedLineEnd, readTableFile, TableFileError } from '../../src/sms/table-file.js';
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
@@ -117,5 +119,30 @@ describe('reading files of recipients as Turkish offices export them', () => {
     await expect(readTableFile('empty.csv', new Uint8Array())).rejects.toThrow(/is empty/);
     await expect(readTableFile('big.csv', new Uint8Array(10 * 1024 * 1024 + 1))).rejects.toThrow(/10 MB/);
     await expect(readTableFile('q.csv', utf8('tel,ad\n"0532,x\n'))).rejects.toThrow(/never closed/);
+  });
+});
+
+describe('the line end a text file is split on', () => {
+  it('is the one Papa Parse guesses, for any mix of line ends, found without splitting the text', () => {
+    const piece = fc.constantFrom('a', ';', '1', ' ', '\r', '\n', '\r\n', '\r\r', '\n\r');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join('');
+        expect(guessedLineEnd(text)).toBe(Papa.parse(text, { delimiter: ';' }).meta.linebreak);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('looks at the first megabyte as Papa Parse does, and leaves text with a quote there to it', () => {
+    const megabyte = 1024 * 1024;
+    // CRLF ends from the first megabyte on, after lone CRs: Papa does not see them.
+    const late = `${'a\r'.repeat(megabyte / 4)}${'b'.repeat(megabyte / 2)}${'c\r\n'.repeat(megabyte / 2)}`;
+    expect(guessedLineEnd(late)).toBe('\r');
+    expect(Papa.parse(late, { delimiter: ';' }).meta.linebreak).toBe('\r');
+    const cut = `${'x'.repeat(megabyte - 1)}\r\n`;
+    expect(guessedLineEnd(cut)).toBe(Papa.parse(cut, { delimiter: ';' }).meta.linebreak);
+    expect(guessedLineEnd('"a\rb"\nc')).toBeUndefined();
+    expect(guessedLineEnd(`${'x'.repeat(megabyte)}"`)).toBe('\n');
   });
 });

@@ -14,12 +14,19 @@ interface Plan {
   /** `+` and the calling code, as an international number starts. */
   international: string;
   nationalPrefix: string | undefined;
+  /**
+   * The calling code without the national prefix it ends with (`9` of `90` and `0`), else undefined: then
+   * `0532…` in gateway form is that and the input as it stands, one string made instead of two.
+   */
+  beforeNationalPrefix: string | undefined;
   // Anchored at the start: input the full parser would strip something from.
   strippable: PrefixTest | undefined;
   idd: PrefixTest | undefined;
   general: RegExp;
   /** The general and the mobile pattern in one expression (a lookahead): one match per number, not two. */
   generalAndMobile: RegExp;
+  /** The same, sticky and unanchored at the start: matched from `lastIndex`, past a national prefix. */
+  generalAndMobileFrom: RegExp;
   /** By length: whether a national number of it can be mobile (both the mobile and the general lengths). */
   mobileLength: readonly boolean[];
 }
@@ -66,9 +73,13 @@ export function fastMsisdn(input: string, country: CountryCode): string | undefi
   if (plan.idd?.test(compact)) return undefined;
   if (plan.nationalPrefix !== undefined && plan.callingCode.startsWith(plan.nationalPrefix)) return undefined;
   if (plan.nationalPrefix !== undefined && compact.startsWith(plan.nationalPrefix)) {
-    // The parser strips it too whenever what remains is a valid number, which is demanded here.
-    const nsn = compact.slice(plan.nationalPrefix.length);
-    return mobileNsn(plan, nsn) ? plan.callingCode + nsn : undefined;
+    // The parser strips it too whenever what remains is a valid number, which is demanded here. Checked in
+    // place: no string for the national number alone.
+    const offset = plan.nationalPrefix.length;
+    if (!mobileNsnFrom(plan, compact, offset)) return undefined;
+    return plan.beforeNationalPrefix !== undefined
+      ? plan.beforeNationalPrefix + compact
+      : plan.callingCode + compact.slice(offset);
   }
   const national = accept(plan, compact);
   if (national !== undefined) return national;
@@ -99,6 +110,13 @@ function accept(plan: Plan, nsn: string): string | undefined {
 // FIXED_LINE_OR_MOBILE.
 function mobileNsn(plan: Plan, nsn: string): boolean {
   return plan.mobileLength[nsn.length] === true && plan.generalAndMobile.test(nsn);
+}
+
+/** mobileNsn of `text` from `offset` on. */
+function mobileNsnFrom(plan: Plan, text: string, offset: number): boolean {
+  if (plan.mobileLength[text.length - offset] !== true) return false;
+  plan.generalAndMobileFrom.lastIndex = offset;
+  return plan.generalAndMobileFrom.test(text);
 }
 
 function planFor(country: CountryCode): Plan | null {
@@ -162,10 +180,15 @@ function buildPlan(country: CountryCode): Plan | null {
     callingCode,
     international: `+${callingCode}`,
     nationalPrefix,
+    beforeNationalPrefix:
+      nationalPrefix !== undefined && callingCode.endsWith(nationalPrefix)
+        ? callingCode.slice(0, callingCode.length - nationalPrefix.length)
+        : undefined,
     strippable: forParsing === undefined ? undefined : prefixTest(forParsing),
     idd: idd === undefined ? undefined : prefixTest(idd),
     general: new RegExp(`^(?:${general})$`),
     generalAndMobile: new RegExp(`^(?=(?:${general})$)(?:${mobile})$`),
+    generalAndMobileFrom: new RegExp(`(?=(?:${general})$)(?:${mobile})$`, 'y'),
     mobileLength,
   };
 }

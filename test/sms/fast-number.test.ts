@@ -21,6 +21,13 @@ const COUNTRIES: CountryCode[] = [
   'AR',
   'US',
   'GB',
+  // Calling codes that end in the national prefix (20 and 0, 380 and 0): `0…` becomes the code's other digits
+  // and the input, with no string for the national number alone.
+  'EG',
+  'RO',
+  'UA',
+  'MY',
+  'BD',
 ];
 
 function fullParse(input: string, country: CountryCode): string | undefined {

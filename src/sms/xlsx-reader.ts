@@ -186,9 +186,11 @@ function sharedStrings(xml: string): SharedStrings | undefined {
  * string of a part that may hold 100,000, each search starts where the last one found its run.
  */
 function phoneticRuns(xml: string): (from: number) => number {
-  let next = xml.indexOf('<rPh');
+  // Looked for when first asked (a string with runs), not when made: most parts have no <rPh> at all, and a
+  // search of 2 MB of strings for one is not free.
+  let next = -2;
   return (from) => {
-    if (next >= 0 && next < from) next = xml.indexOf('<rPh', from);
+    if (next === -2 || (next >= 0 && next < from)) next = xml.indexOf('<rPh', from);
     return next;
   };
 }
@@ -280,7 +282,12 @@ function sheetRecords(
       return true;
     }
     while (width > 0 && cells[width - 1] === '') width--;
-    if (width > 0) records.push({ line, fields: cells.slice(0, width) });
+    // A row of one or two cells (a list of numbers, a number and a name) as a literal: made in place, where a
+    // slice is a call for each of 100,000 rows.
+    if (width > 0) {
+      const fields = width === 1 ? [cells[0]!] : width === 2 ? [cells[0]!, cells[1]!] : cells.slice(0, width);
+      records.push({ line, fields });
+    }
     width = 0;
     if (wanted && records.length >= HEAD_RECORDS) {
       kept = keptColumns(wanted(records));
@@ -392,21 +399,22 @@ function readCellTag(xml: Buffer, from: number, to: number, out: Int32Array): bo
     const quote = xml[i];
     if (quote !== 0x22 && quote !== 0x27) return false;
     const value = ++i;
-    while (i < to && xml[i] !== quote) i++;
-    if (i >= to) return false;
     if (oneLetter === 0x72) {
-      // r="B12": column letters, then the row's digits, and nothing else.
+      // r="B12": column letters, then the row's digits, and nothing else, read as the value is passed.
       let column = 0;
       let row = 0;
-      let j = value;
-      for (; j < i && xml[j]! >= 65 && xml[j]! <= 90; j++) column = column * 26 + (xml[j]! - 64);
-      for (; j < i && xml[j]! >= 48 && xml[j]! <= 57; j++) row = row * 10 + (xml[j]! - 48);
-      if (j !== i) return false;
+      for (; i < to && xml[i]! >= 65 && xml[i]! <= 90; i++) column = column * 26 + (xml[i]! - 64);
+      for (; i < to && xml[i]! >= 48 && xml[i]! <= 57; i++) row = row * 10 + (xml[i]! - 48);
+      if (i >= to || xml[i] !== quote) return false;
       out[TAG_COLUMN] = column;
       out[TAG_ROW] = row;
-    } else if (oneLetter === 0x74 && i > value) {
-      out[TAG_TYPE] = xml[value]!;
-      out[TAG_TYPE_SECOND] = i - value > 1 ? xml[value + 1]! : 0x22;
+    } else {
+      while (i < to && xml[i] !== quote) i++;
+      if (i >= to) return false;
+      if (oneLetter === 0x74 && i > value) {
+        out[TAG_TYPE] = xml[value]!;
+        out[TAG_TYPE_SECOND] = i - value > 1 ? xml[value + 1]! : 0x22;
+      }
     }
     i++;
   }

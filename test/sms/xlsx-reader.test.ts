@@ -175,6 +175,26 @@ describe('the fast .xlsx reader', () => {
     ]);
   });
 
+  it('reads cells written with other blanks and quotes, as exceljs reads them', async () => {
+    const base = await workbookOf([
+      { name: 'Liste', rows: [['GSM', 'Ad'], [5321234567, 'Ayşe'], [5331234567, 'Can']] },
+    ]);
+    // Newlines and tabs between a cell's attributes, single quotes, a blank before the tag ends.
+    const odd = await withSheetXml(base, (xml) =>
+      xml
+        .replace(/<c r="([A-Z]+\d+)" t="s">/g, "<c\n  r='$1'\tt='s' >")
+        .replace(/<c r="([A-Z]+\d+)">/g, '<c\tr="$1"\n>'),
+    );
+    expect(odd).not.toEqual(base);
+    const read = readFirstSheet(odd);
+    expect(read).toEqual(await viaExceljs(odd));
+    expect(read?.records).toEqual([
+      { line: 1, fields: ['GSM', 'Ad'] },
+      { line: 2, fields: ['5321234567', 'Ayşe'] },
+      { line: 3, fields: ['5331234567', 'Can'] },
+    ]);
+  });
+
   it('leaves what it does not read to exceljs, and the file is still read', async () => {
     const base = await workbookOf([{ name: 'Liste', rows: [['GSM'], [5321234567]] }]);
     // Rows out of order, which a hand-edited or generated sheet may have: exceljs reads them as they stand.

@@ -158,6 +158,10 @@ const NO_STRINGS: SharedStrings = { at: () => '' };
  */
 function sharedStrings(xml: string): SharedStrings | undefined {
   if (xml.indexOf('<sst') < 0) return undefined;
+  // A string never closed is a damaged part, which exceljs is to judge whatever the send reads of it (a string
+  // never asked for would otherwise hide it). Read in order, a part is broken exactly when its last <si> has no
+  // </si> after it: two searches from the end, not a pass over every string.
+  if (xml.lastIndexOf('<si>') > xml.lastIndexOf('</si>')) return undefined;
   const strings: string[] = [];
   const phonetic = phoneticRuns(xml);
   let at = 0;
@@ -171,7 +175,7 @@ function sharedStrings(xml: string): SharedStrings | undefined {
           break;
         }
         const end = xml.indexOf('</si>', start);
-        // Thrown to readFirstSheet, which then leaves the workbook to exceljs.
+        // Not reached (checked above); thrown to readFirstSheet, which would leave the workbook to exceljs.
         if (end < 0) throw new Error('a shared string is never closed');
         strings.push(textsIn(xml, start + 4, end, phonetic));
         at = end + 5;

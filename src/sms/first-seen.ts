@@ -38,7 +38,7 @@ export class FirstSeen {
     }
     const slots = this.slots;
     const mask = this.mask;
-    let slot = hash(low) & mask;
+    let slot = hash(key, low) & mask;
     for (;;) {
       const at = slots[slot * 2]!;
       if (at === 0) break;
@@ -64,7 +64,7 @@ export class FirstSeen {
     for (let i = 0; i < old.length; i += 2) {
       const key = old[i]!;
       if (key === 0) continue;
-      let slot = hash(lowBits(key)) & mask;
+      let slot = hash(key, lowBits(key)) & mask;
       while (slots[slot * 2] !== 0) slot = (slot + 1) & mask;
       slots[slot * 2] = key;
       slots[slot * 2 + 1] = old[i + 1]!;
@@ -79,8 +79,13 @@ function lowBits(key: number): number {
   return (key % 0x100000000) | 0;
 }
 
-function hash(low: number): number {
-  // Multiplicative hashing with the high bits folded down, so that numbers alike in their low bits spread out.
-  const h = Math.imul(low, 0x9e3779b1);
+/**
+ * The slot of a number from both its halves: its low 32 bits (`low`, as computed) and the rest, exact since the
+ * number is whole and below 2^53. The low bits alone put numbers 2^32 apart in one chain: a file made of them
+ * would take quadratic time.
+ */
+function hash(key: number, low: number): number {
+  const high = (key - (low >>> 0)) / 0x100000000;
+  const h = Math.imul((low ^ Math.imul(high, 0x85ebca6b)) >>> 0, 0x9e3779b1);
   return (h ^ (h >>> 15)) >>> 0;
 }

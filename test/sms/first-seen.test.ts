@@ -6,6 +6,8 @@ import { FirstSeen } from '../../src/sms/first-seen.js';
 const msisdn = fc.oneof(
   fc.integer({ min: 0, max: 999 }).map((n) => `90532${String(n).padStart(7, '0')}`),
   fc.bigInt({ min: 1n, max: 999_999_999_999_999n }).map(String),
+  // Numbers alike in their low 32 bits, 2^32 apart.
+  fc.integer({ min: 0, max: 200_000 }).map((k) => String(100_000 + k * 2 ** 32)),
   fc.constantFrom('', '0', '0532', '1234567890123456', '90532x', '９０５３２'),
 );
 

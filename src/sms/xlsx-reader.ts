@@ -474,8 +474,9 @@ function valueText(
   second: number,
   strings: SharedStrings,
 ): string {
-  // s: a shared string by its index, read from the digits in place.
+  // s: a shared string by its index, read from the digits in place (no digits: no string, as exceljs reads it).
   if (type === 0x73 && second === 0x22) {
+    if (start === vEnd) return '';
     let index = 0;
     for (let i = start; i < vEnd; i++) index = index * 10 + (xml[i]! - 48);
     return strings.at(index).trim();

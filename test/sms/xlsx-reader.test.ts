@@ -174,6 +174,24 @@ describe('the fast .xlsx reader', () => {
     ]);
   });
 
+  it('reads a shared-string cell with an empty value as empty, as exceljs does', async () => {
+    const base = await workbookOf([
+      {
+        name: 'Liste',
+        rows: [
+          ['GSM', 'Ad'],
+          [5321234567, 'Ayşe'],
+        ],
+      },
+    ]);
+    const empty = await withSheetXml(base, (xml) =>
+      xml.replace(/(<c r="B2" t="s">)<v>\d+<\/v>/, '$1<v></v>'),
+    );
+    expect(empty).not.toEqual(base);
+    expect(readFirstSheet(empty)).toEqual(await viaExceljs(empty));
+    expect(readFirstSheet(empty)?.records[1]).toEqual({ line: 2, fields: ['5321234567'] });
+  });
+
   it('reads cells written with other blanks and quotes, as exceljs reads them', async () => {
     const base = await workbookOf([
       {

@@ -20,8 +20,20 @@ export interface FunctionDefinition {
   outputs: FunctionParameter[];
 }
 
-/** What of the app's manifest the workspace honours beyond its scopes: events it subscribes to, its custom steps. */
+/** A slash command as Slack shows it in the composer's autocomplete: name, usage hint and description. */
+export interface SlashCommandInfo {
+  command: string;
+  description: string;
+  usageHint: string;
+}
+
+/**
+ * What of the app's manifest the workspace honours: the bot scopes a token installed from it carries, its slash
+ * commands, the events it subscribes to, its custom steps. manifest.yml is read here only, as YAML.
+ */
 export interface AppManifest {
+  botScopes: string[];
+  slashCommands: SlashCommandInfo[];
   botEvents: string[];
   orgDeployEnabled: boolean;
   functions: Map<string, FunctionDefinition>;
@@ -43,9 +55,25 @@ function parameters(raw: RawParameters | undefined): FunctionParameter[] {
   }));
 }
 
+/** The commands under features.slash_commands that name a command (`/…`); the others are left out. */
+function slashCommandsOf(raw: unknown): SlashCommandInfo[] {
+  if (!Array.isArray(raw)) return [];
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return raw
+    .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
+    .filter((c) => text(c.command).startsWith('/'))
+    .map((c) => ({
+      command: text(c.command),
+      description: text(c.description),
+      usageHint: text(c.usage_hint),
+    }));
+}
+
 /** Reads a manifest (YAML, as manifest.yml is written). */
 export function parseAppManifest(text: string): AppManifest {
   const doc = (parse(text) ?? {}) as {
+    oauth_config?: { scopes?: { bot?: unknown } };
+    features?: { slash_commands?: unknown };
     settings?: { event_subscriptions?: { bot_events?: string[] }; org_deploy_enabled?: boolean };
     functions?: Record<
       string,
@@ -67,7 +95,10 @@ export function parseAppManifest(text: string): AppManifest {
       outputs: parameters(f.output_parameters),
     });
   }
+  const scopes = doc.oauth_config?.scopes?.bot;
   return {
+    botScopes: Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [],
+    slashCommands: slashCommandsOf(doc.features?.slash_commands),
     botEvents: doc.settings?.event_subscriptions?.bot_events ?? [],
     orgDeployEnabled: doc.settings?.org_deploy_enabled === true,
     functions,

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { repoFile } from '../repo-file.js';
 import type { Directory } from '../state/directory.js';
 import type { ChannelKind } from '../state/model.js';
 import { SlackApiError } from './api-error.js';
+import { appManifest, parseAppManifest } from './app-manifest.js';
 
 /**
  * The bot scope each Web API method needs, as Slack's method pages list them (docs.slack.dev/reference/methods/
@@ -124,22 +123,14 @@ export function checkScopes(
   });
 }
 
-const MANIFEST_URL = repoFile('manifest.yml', import.meta.url);
-
-/** The bot scopes under `oauth_config.scopes.bot` in a manifest (the flat list form the app's manifest uses). */
+/** The bot scopes under `oauth_config.scopes.bot` in a manifest. */
 export function parseBotScopes(manifest: string): string[] {
-  const block = /\n[ \t]*scopes:[ \t]*\n[ \t]*bot:[ \t]*\n((?:[ \t]*(?:#[^\n]*|-[ \t]*\S+)[ \t]*\n)+)/.exec(
-    `\n${manifest}\n`,
-  );
-  if (!block) return [];
-  return [...block[1]!.matchAll(/^[ \t]*-[ \t]*(\S+)/gm)].map((m) => m[1]!);
+  return parseAppManifest(manifest).botScopes;
 }
-
-let manifestScopes: string[] | undefined;
 
 /** What a bot token installed from this repository's manifest.yml carries: the scopes the workspace grants. */
 export function manifestBotScopes(): string[] {
-  manifestScopes ??= parseBotScopes(readFileSync(MANIFEST_URL, 'utf8'));
-  if (manifestScopes.length === 0) throw new Error('manifest.yml lists no oauth_config.scopes.bot');
-  return manifestScopes;
+  const scopes = appManifest().botScopes;
+  if (scopes.length === 0) throw new Error('manifest.yml lists no oauth_config.scopes.bot');
+  return scopes;
 }

@@ -194,12 +194,14 @@ const GUESSED_FROM = 1024 * 1024;
  * Undefined when a quote is there: Papa then guesses itself, with quoted text left out.
  */
 export function guessedLineEnd(text: string): '\n' | '\r\n' | '\r' | undefined {
-  const window = Math.min(text.length, GUESSED_FROM);
-  const quote = text.indexOf('"');
+  // Papa strips one byte order mark before it looks (a file with two; decodeText takes the first).
+  const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const window = Math.min(text.length, from + GUESSED_FROM);
+  const quote = text.indexOf('"', from);
   if (quote >= 0 && quote < window) return undefined;
-  let cr = text.indexOf('\r');
+  let cr = text.indexOf('\r', from);
   if (cr < 0 || cr >= window) return '\n';
-  const lf = text.indexOf('\n');
+  const lf = text.indexOf('\n', from);
   if (lf >= 0 && lf < cr) return '\n';
   let crs = 0;
   let crlfs = 0;

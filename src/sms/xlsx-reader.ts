@@ -143,7 +143,7 @@ function firstSheetOf(workbook: string, rels: string): { name: string; path: str
   return undefined;
 }
 
-/** A workbook's shared strings by index ('' past the last); throws when the part is broken before it. */
+/** A workbook's shared strings by index ('' past the last). */
 interface SharedStrings {
   at(index: number): string;
 }

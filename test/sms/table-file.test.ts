@@ -143,6 +143,9 @@ describe('the line end a text file is split on', () => {
     const cut = `${'x'.repeat(megabyte - 1)}\r\n`;
     expect(guessedLineEnd(cut)).toBe(Papa.parse(cut, { delimiter: ';' }).meta.linebreak);
     expect(guessedLineEnd('"a\rb"\nc')).toBeUndefined();
+    // A second byte order mark (decodeText takes the first): Papa looks past it, at the megabyte after it.
+    const marked = `\uFEFF${cut.slice(1)}\n`;
+    expect(guessedLineEnd(marked)).toBe(Papa.parse(marked, { delimiter: ';' }).meta.linebreak);
     expect(guessedLineEnd(`${'x'.repeat(megabyte)}"`)).toBe('\n');
   });
 });

@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNodeFlags } from '../../bench/node-flags.js';
 import { build, builtSignature, ensureBuilt, isStale, ROOT, sourceSignature } from '../../scripts/build.mjs';
 import { startFakeSlack } from '../../workspace/index.js';
 import { closedPort } from '../support/raw-server.js';
@@ -110,8 +111,15 @@ async function loadedBy(
   whileUp?: (base: string) => Promise<void>,
 ): Promise<{ loaded: string[]; cache: string | undefined }> {
   const file = join(dist, `loaded-${process.hrtime.bigint()}.txt`);
+  // With npm start's node flags: Node refuses to start with a V8 flag it does not know, and the cache is theirs.
   const output = await runUntilHealthy(
-    ['--import', './test/support/loaded-modules.mjs', './test/support/run-build.mjs', dist],
+    [
+      ...startNodeFlags(),
+      '--import',
+      './test/support/loaded-modules.mjs',
+      './test/support/run-build.mjs',
+      dist,
+    ],
     { LOADED_MODULES_FILE: file, ...env },
     whileUp,
   );

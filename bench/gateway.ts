@@ -9,7 +9,8 @@ import { type BenchFigure, type Figure, median, round } from './figure.js';
 import { spawnSimulator } from './process.js';
 import { formatFigure } from './storage.js';
 
-const REPETITIONS = 31;
+// 51 paired rounds a run: with 31 the two runs' medians came 13% apart in two of the last eleven full runs on a shared machine.
+const REPETITIONS = 51;
 const CALLS = 1_000;
 const CONNECTIONS = 16;
 const IN_FLIGHT = 16;

@@ -613,6 +613,19 @@ export function storeContract(backend: Backend): void {
       expect(elapsed).toBeLessThan(2_000);
       expect(await store.optOuts.hasMany([])).toEqual(new Set());
     });
+
+    it('finds the opted-out among a long send and a short one alike, whichever of the two is the longer', async () => {
+      const listed = Array.from({ length: 3_000 }, (_, i) => `90532${String(i * 3).padStart(7, '0')}`);
+      for (const n of listed) await store.optOuts.add(n, { source: 'manual' });
+      const expected = (asked: readonly string[]) => new Set(asked.filter((n) => listed.includes(n)));
+      // More numbers than the list holds (the list is read), repeats and all; then fewer (the numbers are asked for).
+      const long = Array.from({ length: 5_000 }, (_, i) => `90532${String(i % 4_500).padStart(7, '0')}`);
+      expect(await store.optOuts.hasMany(long)).toEqual(expected(long));
+      const short = long.slice(0, 2_500);
+      expect(await store.optOuts.hasMany(new Set(short))).toEqual(expected(short));
+      const few = ['905320000003', '905320000004', '905329999999'];
+      expect(await store.optOuts.hasMany(few)).toEqual(new Set(['905320000003']));
+    });
   });
 
   describe('drafts', () => {

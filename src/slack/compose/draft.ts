@@ -399,12 +399,15 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
 
   const optedOut = await ctx.optedOut(recipients);
   if (optedOut.size > 0) {
-    recipients = recipients.filter((r) => !optedOut.has(r));
     if (fileReport) {
       const fromFile = input.mode === 'same' ? fileNumbers : (rows?.to ?? []);
       fileReport.optedOut = fromFile.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
     }
-    rows = rows && addresseesWhere(rows, (to) => !optedOut.has(to));
+    // A personalised draft's recipients are its rows' numbers: filtered once, as the rows.
+    if (rows) {
+      rows = addresseesWhere(rows, (to) => !optedOut.has(to));
+      recipients = rows.to;
+    } else recipients = recipients.filter((r) => !optedOut.has(r));
     const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
       `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,

@@ -76,6 +76,37 @@ describe('a personalised draft from a file', () => {
   });
 });
 
+describe('a personalised draft with opted-out numbers', () => {
+  it('leaves their rows out of the recipients and the messages alike, and counts them', async () => {
+    const table = await readTableFile(
+      'list.csv',
+      new Uint8Array(Buffer.from('Telefon;Ad\n05321234567;Ali\n05331234567;Ayşe\n05341234567;Can\n', 'utf8')),
+    );
+    const result = await buildDraft(
+      {
+        sender: 'SMSOPS',
+        senderOptions: ['SMSOPS'],
+        mode: 'personalised',
+        recipientsText: '',
+        csvText: '',
+        text: 'Merhaba {{Ad}}',
+        encoding: 'auto',
+        validity: '',
+        file: { name: 'list.csv', table },
+      },
+      { ...ctx, optedOut: async (numbers) => new Set(numbers.filter((n) => n === '905331234567')) },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.draft.recipients).toEqual(['905321234567', '905341234567']);
+    expect(result.draft.envelopes).toEqual([
+      { to: '905321234567', message: 'Merhaba Ali' },
+      { to: '905341234567', message: 'Merhaba Can' },
+    ]);
+    expect(result.fileReport?.optedOut).toBe(1);
+    expect(result.draft.totalSegments).toBe(2);
+  });
+});
+
 describe('a draft from a spreadsheet read for the columns it uses', () => {
   it('is the draft from the whole sheet: the same recipients, messages, rejections and rows shown', async () => {
     const workbook = new ExcelJS.Workbook();

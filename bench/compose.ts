@@ -1,14 +1,19 @@
 // Bulk compose: what the compose modal's submit costs for the largest send allowed. 10,000 recipients
-// typed in the forms people type them (with duplicates) are parsed, normalised, deduplicated and
-// segment-counted (buildDraft, same text, no opt-outs); 10,000 personalised envelopes are rendered
+// typed in the forms people type them (with duplicates) are parsed, normalised, deduplicated, checked against
+// the opt-out list in the store (SQLite, 100 opted-out numbers from elsewhere) and segment-counted (buildDraft,
+// same text); 10,000 personalised envelopes are rendered
 // from CSV (buildDraft, personalised mode: parseCsv + renderEnvelopes + segments). The floor is
 // JSON.stringify of the SubmitMulti body that send would make — work no implementation can skip. Measured in a
 // child process with the node flags of `npm start` (the bot composes in its own process, with those flags).
 // Run alone with `npx tsx bench/compose.ts`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
+import { openStore } from '../src/store/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
@@ -40,11 +45,27 @@ function typed(i: number): string {
 }
 
 const sendingSettings = sendingSettingsOf(loadConfig({}).sending);
-const ctx: DraftContext = {
-  defaultCountry: 'TR',
-  settings: sendingSettings,
-  optedOut: async () => new Set(),
-};
+
+/** A draft context as the bot's (src/slack/views/compose.ts): opt-outs looked up in a store with a list in it. */
+async function draftContext(): Promise<{ ctx: DraftContext; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-compose-'));
+  const store = await openStore(`sqlite:${join(dir, 'compose.db')}`);
+  for (let i = 0; i < 100; i++) {
+    await store.optOuts.add(`90533${String(i).padStart(7, '0')}`, { source: 'stop_word' });
+  }
+  const ctx: DraftContext = {
+    defaultCountry: 'TR',
+    settings: sendingSettings,
+    optedOut: (numbers) => store.optOuts.hasMany(numbers),
+  };
+  return {
+    ctx,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 function inputs(): { same: ComposeInput; personalised: ComposeInput } {
   // 10,000 lines, one in 20 repeating an earlier number, so 9,500 distinct recipients are left.
@@ -85,6 +106,15 @@ async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
 }
 
 async function measureCompose(): Promise<Figure[]> {
+  const { ctx, close } = await draftContext();
+  try {
+    return await measureWith(ctx);
+  } finally {
+    await close();
+  }
+}
+
+async function measureWith(ctx: DraftContext): Promise<Figure[]> {
   const { same, personalised } = inputs();
   const drafts = await Promise.all([buildDraft(same, ctx), buildDraft(personalised, ctx)]);
   const [sameDraft, personalisedDraft] = drafts.map((d) => {

@@ -399,15 +399,20 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
 
   const optedOut = await ctx.optedOut(recipients);
   if (optedOut.size > 0) {
-    if (fileReport) {
-      const fromFile = input.mode === 'same' ? fileNumbers : (rows?.to ?? []);
-      fileReport.optedOut = fromFile.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
-    }
+    const before = recipients.length;
     // A personalised draft's recipients are its rows' numbers: filtered once, as the rows.
     if (rows) {
       rows = addresseesWhere(rows, (to) => !optedOut.has(to));
       recipients = rows.to;
     } else recipients = recipients.filter((r) => !optedOut.has(r));
+    if (fileReport) {
+      // The recipients were the file's alone (a personalised file, or a file without typed numbers or a list):
+      // those removed are the file's. Else the file's numbers are counted apart.
+      const fileOnly = input.mode === 'personalised' || before === fileNumbers.length;
+      fileReport.optedOut = fileOnly
+        ? before - recipients.length
+        : fileNumbers.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
+    }
     const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
       `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,

@@ -107,6 +107,43 @@ describe('a personalised draft with opted-out numbers', () => {
   });
 });
 
+describe('a same-text draft from a file with opted-out numbers', () => {
+  const optedOut = async (numbers: string[]) =>
+    new Set(numbers.filter((n) => n === '905331234567' || n === '905351234567'));
+  const draftOf = async (recipientsText: string) => {
+    const table = await readTableFile(
+      'list.txt',
+      new Uint8Array(Buffer.from('05321234567\n05331234567\n05341234567\n', 'utf8')),
+    );
+    const result = await buildDraft(
+      {
+        sender: 'SMSOPS',
+        senderOptions: ['SMSOPS'],
+        mode: 'same',
+        recipientsText,
+        csvText: '',
+        text: 'Merhaba',
+        encoding: 'auto',
+        validity: '',
+        file: { name: 'list.txt', table },
+      },
+      { ...ctx, optedOut },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result;
+  };
+
+  it('counts as the file’s only the opted-out numbers that came from the file', async () => {
+    const fileOnly = await draftOf('');
+    expect(fileOnly.draft.recipients).toEqual(['905321234567', '905341234567']);
+    expect(fileOnly.fileReport?.optedOut).toBe(1);
+    // A typed number opted out too, and one typed number the file has: still one of the file's.
+    const withTyped = await draftOf('05351234567\n05321234567');
+    expect(withTyped.draft.recipients.sort()).toEqual(['905321234567', '905341234567']);
+    expect(withTyped.fileReport?.optedOut).toBe(1);
+  });
+});
+
 describe('a draft from a spreadsheet read for the columns it uses', () => {
   it('is the draft from the whole sheet: the same recipients, messages, rejections and rows shown', async () => {
     const workbook = new ExcelJS.Workbook();

@@ -20,6 +20,28 @@ const ctx: DraftContext = {
   optedOut: async () => new Set(),
 };
 
+/** A compose of `text` with an uploaded UTF-8 file, as the modal gives it; typed recipients when given. */
+async function withUtf8File(
+  mode: ComposeInput['mode'],
+  name: string,
+  content: string,
+  text: string,
+  recipientsText = '',
+): Promise<ComposeInput> {
+  const table = await readTableFile(name, new Uint8Array(Buffer.from(content, 'utf8')));
+  return {
+    sender: 'SMSOPS',
+    senderOptions: ['SMSOPS'],
+    mode,
+    recipientsText,
+    csvText: '',
+    text,
+    encoding: 'auto',
+    validity: '',
+    file: { name, table },
+  };
+}
+
 /** The file as UTF-16 with its BOM, which (unlike UTF-8) can hold half of a surrogate pair. */
 async function fromFile(csv: string, template: string) {
   const table = await readTableFile('list.csv', new Uint8Array(Buffer.from(`\uFEFF${csv}`, 'utf16le')));
@@ -78,24 +100,16 @@ describe('a personalised draft from a file', () => {
 
 describe('a personalised draft with opted-out numbers', () => {
   it('leaves their rows out of the recipients and the messages alike, and counts them', async () => {
-    const table = await readTableFile(
+    const input = await withUtf8File(
+      'personalised',
       'list.csv',
-      new Uint8Array(Buffer.from('Telefon;Ad\n05321234567;Ali\n05331234567;Ayşe\n05341234567;Can\n', 'utf8')),
+      'Telefon;Ad\n05321234567;Ali\n05331234567;Ayşe\n05341234567;Can\n',
+      'Merhaba {{Ad}}',
     );
-    const result = await buildDraft(
-      {
-        sender: 'SMSOPS',
-        senderOptions: ['SMSOPS'],
-        mode: 'personalised',
-        recipientsText: '',
-        csvText: '',
-        text: 'Merhaba {{Ad}}',
-        encoding: 'auto',
-        validity: '',
-        file: { name: 'list.csv', table },
-      },
-      { ...ctx, optedOut: async (numbers) => new Set(numbers.filter((n) => n === '905331234567')) },
-    );
+    const result = await buildDraft(input, {
+      ...ctx,
+      optedOut: async (numbers) => new Set(numbers.filter((n) => n === '905331234567')),
+    });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.draft.recipients).toEqual(['905321234567', '905341234567']);
     expect(result.draft.envelopes).toEqual([
@@ -111,24 +125,14 @@ describe('a same-text draft from a file with opted-out numbers', () => {
   const optedOut = async (numbers: string[]) =>
     new Set(numbers.filter((n) => n === '905331234567' || n === '905351234567'));
   const draftOf = async (recipientsText: string) => {
-    const table = await readTableFile(
+    const input = await withUtf8File(
+      'same',
       'list.txt',
-      new Uint8Array(Buffer.from('05321234567\n05331234567\n05341234567\n', 'utf8')),
+      '05321234567\n05331234567\n05341234567\n',
+      'Merhaba',
+      recipientsText,
     );
-    const result = await buildDraft(
-      {
-        sender: 'SMSOPS',
-        senderOptions: ['SMSOPS'],
-        mode: 'same',
-        recipientsText,
-        csvText: '',
-        text: 'Merhaba',
-        encoding: 'auto',
-        validity: '',
-        file: { name: 'list.txt', table },
-      },
-      { ...ctx, optedOut },
-    );
+    const result = await buildDraft(input, { ...ctx, optedOut });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     return result;
   };

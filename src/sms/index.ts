@@ -39,6 +39,7 @@ export {
   addressRows,
   type Envelope,
   joinMessage,
+  noAddressees,
   type RenderedEnvelopes,
   renderEnvelopes,
   templatePlaceholders,

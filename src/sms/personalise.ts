@@ -76,6 +76,11 @@ export interface Addressees {
 
 export type AddressedRows = Omit<RenderedEnvelopes, 'envelopes'> & { rows: Addressees };
 
+/** No addressees. */
+export function noAddressees(): Addressees {
+  return { to: [], lines: new Int32Array(0) };
+}
+
 /** The addressees whose number `keep` accepts, in order. */
 export function addresseesWhere(rows: Addressees, keep: (to: string, line: number) => boolean): Addressees {
   const to: string[] = [];
@@ -226,10 +231,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     septets.unsure[row.line] = unsure;
   }
   return {
-    rows:
-      missingColumns.length > 0
-        ? { to: [], lines: new Int32Array(0) }
-        : { to, lines: lines.subarray(0, to.length) },
+    rows: missingColumns.length > 0 ? noAddressees() : { to, lines: lines.subarray(0, to.length) },
     errors,
     missingColumns,
     septets,

@@ -18,6 +18,7 @@ import {
   formatForPeople,
   joinMessage,
   NEEDS_TEXT,
+  noAddressees,
   parseCsv,
   parseCsvTable,
   parseRecipients,
@@ -553,12 +554,16 @@ function personalisedFromFile(
   };
   if (csv.errors.length > 0) {
     const first = csv.errors[0]!;
-    return { rows: noRows(), report, fileError: `“${file.name}”, line ${first.line}: ${first.reason}.` };
+    return {
+      rows: noAddressees(),
+      report,
+      fileError: `“${file.name}”, line ${first.line}: ${first.reason}.`,
+    };
   }
   const addressed = addressRows(template, csv, country);
   if (addressed.missingColumns.length > 0) {
     return {
-      rows: noRows(),
+      rows: noAddressees(),
       report,
       textError: `No column for ${addressed.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
     };
@@ -617,8 +622,6 @@ function personalisedFromFile(
   }
   return { rows, addressed, report };
 }
-
-const noRows = (): Addressees => ({ to: [], lines: new Int32Array(0) });
 
 /** The values of each envelope left (after rejections and opt-outs), in envelope order. */
 function compactOf(rows: Addressees, pieces: AddressedRows['pieces']): CompactEnvelopes {

@@ -23,9 +23,10 @@ interface Plan {
   strippable: PrefixTest | undefined;
   idd: PrefixTest | undefined;
   general: RegExp;
-  /** The general and the mobile pattern in one expression (a lookahead): one match per number, not two. */
-  generalAndMobile: RegExp;
-  /** The same, sticky and unanchored at the start: matched from `lastIndex`, past a national prefix. */
+  /**
+   * The general and the mobile pattern in one expression (a lookahead): one match per number, not two. Sticky,
+   * so that it matches from `lastIndex` (0, or past a national prefix) and nowhere else.
+   */
   generalAndMobileFrom: RegExp;
   /** By length: whether a national number of it can be mobile (both the mobile and the general lengths). */
   mobileLength: readonly boolean[];
@@ -109,7 +110,7 @@ function accept(plan: Plan, nsn: string): string | undefined {
 // The same checks, in effect, as the library's getNumberType() reaching MOBILE or
 // FIXED_LINE_OR_MOBILE.
 function mobileNsn(plan: Plan, nsn: string): boolean {
-  return plan.mobileLength[nsn.length] === true && plan.generalAndMobile.test(nsn);
+  return mobileNsnFrom(plan, nsn, 0);
 }
 
 /** mobileNsn of `text` from `offset` on. */
@@ -187,7 +188,6 @@ function buildPlan(country: CountryCode): Plan | null {
     strippable: forParsing === undefined ? undefined : prefixTest(forParsing),
     idd: idd === undefined ? undefined : prefixTest(idd),
     general: new RegExp(`^(?:${general})$`),
-    generalAndMobile: new RegExp(`^(?=(?:${general})$)(?:${mobile})$`),
     generalAndMobileFrom: new RegExp(`(?=(?:${general})$)(?:${mobile})$`, 'y'),
     mobileLength,
   };

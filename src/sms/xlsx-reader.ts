@@ -308,7 +308,7 @@ function sheetRecords(
       break;
     }
     const next = xml[open + 2];
-    if (next !== 0x20 && next !== 0x3e && next !== 0x2f && !isBlank(next)) {
+    if (next !== 0x3e && next !== 0x2f && !isBlank(next)) {
       at = open + 2;
       continue;
     }

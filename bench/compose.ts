@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { buildDraft, type ComposeInput, type DraftContext } from '../src/slack/compose/draft.js';
+import {
+  buildDraft,
+  type ComposeInput,
+  type DraftContext,
+  storedDraftContext,
+} from '../src/slack/compose/draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { openStore } from '../src/store/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
@@ -53,11 +58,7 @@ async function draftContext(): Promise<{ ctx: DraftContext; close: () => Promise
   for (let i = 0; i < 100; i++) {
     await store.optOuts.add(`90533${String(i).padStart(7, '0')}`, { source: 'stop_word' });
   }
-  const ctx: DraftContext = {
-    defaultCountry: 'TR',
-    settings: sendingSettings,
-    optedOut: (numbers) => store.optOuts.hasMany(numbers),
-  };
+  const ctx = storedDraftContext('TR', sendingSettings, store.optOuts);
   return {
     ctx,
     close: async () => {

@@ -19,7 +19,7 @@ import {
   buildDraft,
   type ComposeInput,
   columnsWantedFor,
-  type DraftContext,
+  storedDraftContext,
 } from '../src/slack/compose/draft.js';
 import { keptForm } from '../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
@@ -119,12 +119,8 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/files/F1/list.${kind}`;
   const settings = sendingSettingsOf(loadConfig({ MAX_RECIPIENTS: String(ROWS) }).sending);
-  // The opt-out lookup through the store, as the bot's draftContext makes it (src/slack/views/compose.ts).
-  const ctx: DraftContext = {
-    defaultCountry: 'TR',
-    settings,
-    optedOut: (numbers) => store.optOuts.hasMany(numbers),
-  };
+  // The opt-out lookup through the store, as the bot composes.
+  const ctx = storedDraftContext('TR', settings, store.optOuts);
   const input: ComposeInput = {
     sender: 'SMSOPS',
     senderOptions: ['SMSOPS'],

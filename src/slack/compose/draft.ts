@@ -129,6 +129,15 @@ export interface DraftContext {
   optedOut: (numbers: string[]) => Promise<Set<string>>;
 }
 
+/** The context the bot composes in: opt-outs looked up in the store's list (benches build theirs with this too). */
+export function storedDraftContext(
+  defaultCountry: CountryCode,
+  settings: SendingSettings,
+  optOuts: { hasMany(numbers: string[]): Promise<Set<string>> },
+): DraftContext {
+  return { defaultCountry, settings, optedOut: (numbers) => optOuts.hasMany(numbers) };
+}
+
 const SHOWN_PROBLEMS = 5;
 /** Slack shows field errors under the input; keep them readable. */
 const ERROR_LIMIT = 1_500;

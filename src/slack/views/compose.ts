@@ -12,6 +12,7 @@ import {
   type Draft,
   type DraftContext,
   type FileReport,
+  storedDraftContext,
 } from '../compose/draft.js';
 import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
 import {
@@ -205,11 +206,7 @@ async function showFailure(
 }
 
 function draftContext(deps: SlackDeps): DraftContext {
-  return {
-    defaultCountry: deps.settings.defaultCountry,
-    settings: deps.settings.sending,
-    optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
-  };
+  return storedDraftContext(deps.settings.defaultCountry, deps.settings.sending, deps.store.optOuts);
 }
 
 /**

@@ -22,6 +22,7 @@ import { openStore } from '../src/store/index.js';
 import { type BenchFigure, type Figure, median, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
+import { submitMultiBodies } from './submit-bodies.js';
 
 const RECIPIENTS = 10_000;
 // 51: a pass is 15–50 ms on a shared machine, and 25 of them put the median anywhere from 4.6x to 9.2x.
@@ -82,24 +83,6 @@ function inputs(): { same: ComposeInput; personalised: ComposeInput } {
   };
 }
 
-/** The body GatewayClient.submitMulti would post for this draft. */
-function submitMultiBody(draft: {
-  sender: string;
-  validityMinutes: number;
-  dataCoding: string;
-  text: string;
-  recipients: string[];
-  envelopes?: { to: string; message: string }[];
-}): unknown {
-  const envelopes = draft.envelopes ?? draft.recipients.map((to) => ({ to, message: draft.text }));
-  return {
-    Credential: { Username: 'demo', Password: 'demo' },
-    Header: { From: draft.sender, ValidityPeriod: draft.validityMinutes },
-    Envelopes: envelopes.map((e) => ({ Message: e.message, To: e.to })),
-    DataCoding: draft.dataCoding,
-  };
-}
-
 async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
   const started = performance.now();
   await work();
@@ -126,8 +109,8 @@ async function measureWith(ctx: DraftContext): Promise<Figure[]> {
     throw new Error(`expected ${RECIPIENTS * 0.95} recipients, got ${sameDraft!.recipients.length}`);
   }
   if (personalisedDraft!.envelopes?.length !== RECIPIENTS) throw new Error('expected 10,000 envelopes');
-  const sameBody = submitMultiBody(sameDraft!);
-  const personalisedBody = submitMultiBody(personalisedDraft!);
+  const [sameBody] = submitMultiBodies(sameDraft!);
+  const [personalisedBody] = submitMultiBodies(personalisedDraft!);
 
   const t = {
     same: [] as number[],

@@ -140,15 +140,19 @@ export function recipientColumns(country: CountryCode): ColumnsWanted {
 export function recipientsFromTable(table: Table, country: CountryCode): FileRecipients {
   const { header, index } = phoneColumnOf(table.records, country);
   const hasHeader = header !== undefined;
-  const rows = hasHeader ? table.records.slice(1) : table.records;
+  // The rows under the header, read in place: no copy of a list of 100,000.
+  const rows = table.records;
+  const first = hasHeader ? 1 : 0;
   const numberColumn = header?.fields[index] || columnLabel(index);
 
-  const seen = new FirstSeen(rows.length);
-  // Indexed: no iterator result per row before the loop is optimised.
-  const recipients: string[] = [];
+  const seen = new FirstSeen(rows.length - first);
+  // Sized once and cut to length, as addressRows' list (personalise.ts).
+  const recipients: string[] = new Array(rows.length - first);
+  let count = 0;
   const rejected: RejectedRow[] = [];
   let duplicates = 0;
-  for (let r = 0; r < rows.length; r++) {
+  // Indexed: no iterator result per row before the loop is optimised.
+  for (let r = first; r < rows.length; r++) {
     const row = rows[r]!;
     const cell = row.fields[index] ?? '';
     // The common cell first, without a result object per row; readPhoneCell says why for the rest.
@@ -169,9 +173,10 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
       duplicates++;
       continue;
     }
-    recipients.push(msisdn);
+    recipients[count++] = msisdn;
   }
-  return { rowsRead: rows.length, recipients, duplicates, rejected, numberColumn, hasHeader };
+  recipients.length = count;
+  return { rowsRead: rows.length - first, recipients, duplicates, rejected, numberColumn, hasHeader };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { fastMsisdn } from './fast-number.js';
+import { trimmed } from './trim.js';
 
 export type { CountryCode } from 'libphonenumber-js/max';
 
@@ -58,7 +59,7 @@ export function normaliseNumber(input: string, defaultCountry: CountryCode): Nor
 export function msisdnOf(input: string, defaultCountry: CountryCode): string | undefined {
   // The common number straight from the fast reader, without a result object (a file may hold 100,000).
   if (typeof input === 'string') {
-    const fast = fastMsisdn(input.trim(), defaultCountry);
+    const fast = fastMsisdn(trimmed(input), defaultCountry);
     if (fast !== undefined) return fast;
   }
   try {

@@ -5,6 +5,7 @@ import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
 import type { ColumnsWanted } from './table-file.js';
+import { trimmed } from './trim.js';
 
 export interface Envelope {
   /** Gateway form: digits, country code first. */
@@ -200,7 +201,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     let empty: string | undefined;
     for (let u = 0; u < used.length; u++) {
       const value = (fields ? fields[usedIndex[u]!] : values![used[u]!]) ?? '';
-      if (value.trim() === '') {
+      if (trimmed(value) === '') {
         empty = used[u];
         break;
       }

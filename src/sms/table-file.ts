@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import { trimmed } from './trim.js';
 
 /**
  * Files of recipients as offices export them: .csv (comma, semicolon or tab, as Excel writes in a Turkish
@@ -243,9 +244,9 @@ function readDelimited(text: string, delimiter: string, Papa: typeof import('pap
     let blank = true;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
-      const trimmed = f.trim();
-      if (trimmed !== f) fields[i] = trimmed;
-      if (trimmed !== '') blank = false;
+      const cell = trimmed(f);
+      if (cell !== f) fields[i] = cell;
+      if (cell !== '') blank = false;
     }
     if (!blank) records[kept++] = { line, fields };
     line += quoted ? 1 + countBreaks(fields) : 1;

@@ -30,6 +30,7 @@ import {
   type UnsendableKind,
   unsendableCharacters,
 } from '../../sms/index.js';
+import { NumberSet } from '../../sms/number-set.js';
 import { personalisedColumns } from '../../sms/personalise.js';
 import type { ColumnsWanted, Table } from '../../sms/table-file.js';
 import type { SendingSettings } from '../deps.js';
@@ -407,8 +408,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
-  const optedOut = await ctx.optedOut(recipients);
-  if (optedOut.size > 0) {
+  const found = await ctx.optedOut(recipients);
+  if (found.size > 0) {
+    // Asked of every recipient: a NumberSet turns most away without hashing them, as a Set would.
+    const optedOut = new NumberSet(found);
     const before = recipients.length;
     // A personalised draft's recipients are its rows' numbers: filtered once, as the rows.
     if (rows) {
@@ -423,9 +426,9 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         ? before - recipients.length
         : fileNumbers.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
     }
-    const shown = [...optedOut].slice(0, 3).map(formatForPeople).join(', ');
+    const shown = [...found].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
-      `${plural(optedOut.size, 'opted-out number')} removed (${shown}${optedOut.size > 3 ? ', …' : ''}).`,
+      `${plural(found.size, 'opted-out number')} removed (${shown}${found.size > 3 ? ', …' : ''}).`,
     );
     if (recipients.length === 0) {
       return {

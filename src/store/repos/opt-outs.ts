@@ -1,3 +1,4 @@
+import { NumberSet } from '../../sms/number-set.js';
 import { fromMillis, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { OptOutSource, OptOutsRepo } from '../types.js';
@@ -55,10 +56,7 @@ export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
         );
         if (Number(listed) <= asked.length) {
           const rows = await ctx.run(() => db.selectFrom('opt_outs').select('msisdn').execute());
-          return listedOf(
-            asked,
-            rows.map((row) => row.msisdn),
-          );
+          return new NumberSet(rows.map((row) => row.msisdn)).foundIn(asked);
         }
       }
       const unique = [...new Set(asked)];
@@ -89,42 +87,4 @@ export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
         }));
       }),
   };
-}
-
-/**
- * The numbers of `asked` that `list` holds. Most of a send is not on the list, and a set lookup must first hash
- * each number, made just before and never hashed yet; a table of the list's last four digits turns most of them
- * away with four character reads (100,000 numbers against 1,000: ~3 against ~10 ms).
- */
-export function listedOf(asked: readonly string[], list: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  if (list.length === 0) return found;
-  const listed = new Set(list);
-  const endings = new Uint8Array(10_000);
-  let oddEndings = false;
-  for (const number of list) {
-    const ending = lastFourDigits(number);
-    if (ending < 0) oddEndings = true;
-    else endings[ending] = 1;
-  }
-  for (let i = 0; i < asked.length; i++) {
-    const number = asked[i]!;
-    const ending = lastFourDigits(number);
-    if (ending >= 0 ? endings[ending] === 0 : !oddEndings) continue;
-    if (listed.has(number)) found.add(number);
-  }
-  return found;
-}
-
-/** The number its last four characters make, or -1 when they are not four digits. */
-function lastFourDigits(text: string): number {
-  const n = text.length;
-  if (n < 4) return -1;
-  let value = 0;
-  for (let i = n - 4; i < n; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
 }

@@ -1,7 +1,7 @@
 import type { CsvError, TableRow } from './csv.js';
-import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
+import { Repeats } from './repeats.js';
 import type { ColumnsWanted, Table, TableRecord } from './table-file.js';
 
 /** A row of a file that gives no recipient, with the line it is on and why. */
@@ -145,12 +145,11 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
   const first = hasHeader ? 1 : 0;
   const numberColumn = header?.fields[index] || columnLabel(index);
 
-  const seen = new FirstSeen(rows.length - first);
-  // Sized once and cut to length, as addressRows' list (personalise.ts).
-  const recipients: string[] = new Array(rows.length - first);
+  // Every row's number first, so that the repeats are found in one sort (repeats.ts). Sized once and cut to
+  // length, as addressRows' lists (personalise.ts).
+  const numbers: string[] = new Array(rows.length - first);
   let count = 0;
   const rejected: RejectedRow[] = [];
-  let duplicates = 0;
   // Indexed: no iterator result per row before the loop is optimised.
   for (let r = first; r < rows.length; r++) {
     const row = rows[r]!;
@@ -169,13 +168,25 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
       }
       msisdn = read.msisdn;
     }
-    if (seen.firstOrAdd(msisdn, row.line) !== undefined) {
-      duplicates++;
-      continue;
-    }
-    recipients[count++] = msisdn;
+    numbers[count++] = msisdn;
   }
-  recipients.length = count;
+  numbers.length = count;
+  const repeats = new Repeats(numbers);
+  if (!repeats.any) {
+    return {
+      rowsRead: rows.length - first,
+      recipients: numbers,
+      duplicates: 0,
+      rejected,
+      numberColumn,
+      hasHeader,
+    };
+  }
+  const recipients: string[] = new Array(count);
+  let unique = 0;
+  for (let i = 0; i < count; i++) if (!repeats.askedBefore(i)) recipients[unique++] = numbers[i]!;
+  recipients.length = unique;
+  const duplicates = count - unique;
   return { rowsRead: rows.length - first, recipients, duplicates, rejected, numberColumn, hasHeader };
 }
 

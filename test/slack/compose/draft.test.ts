@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import {
@@ -95,6 +96,38 @@ describe('a personalised draft from a file', () => {
     expect(draft.segmentsPerMessage).toBe(Math.max(...analyses.map((a) => a.segments)));
     expect(draft.totalSegments).toBe(analyses.reduce((n, a) => n + a.segments, 0));
     expect(draft.segmentsPerMessage).toBeGreaterThan(1);
+  });
+});
+
+describe('a personalised draft’s one coding', () => {
+  it('is the widest any message needs, and its segments are analyzeText’s in it, whatever the rows mix', async () => {
+    const values = fc.constantFrom(
+      'Ali',
+      'Ayşe',
+      'Ğ'.repeat(160),
+      'x'.repeat(158),
+      // One SMS in GSM-7 (157 characters), two in the Turkish coding (more than 155).
+      'x'.repeat(154),
+      '{[€]}',
+      'Жанна',
+      '😀',
+      'ı'.repeat(70),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(values, { minLength: 1, maxLength: 6 }), async (names) => {
+        const rows = names.map((name, i) => `0532${1_000_000 + i};${name}`).join('\n');
+        const { draft } = await fromFile(`Telefon;Ad\n${rows}\n`, 'Hi {{Ad}}');
+        const messages = draft.envelopes!.map((e) => e.message);
+        const own = messages.map((m) => analyzeText(m).encoding);
+        const rank = ['GSM7', 'TurkishSingleShift', 'UCS2'];
+        const widest = own.reduce((w, e) => (rank.indexOf(e) > rank.indexOf(w) ? e : w), 'GSM7');
+        expect(draft.encoding).toBe(widest);
+        const segments = messages.map((m) => analyzeText(m, { encoding: draft.encoding }).segments);
+        expect(draft.totalSegments).toBe(segments.reduce((n, x) => n + x, 0));
+        expect(draft.segmentsPerMessage).toBe(Math.max(...segments));
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 

@@ -346,8 +346,22 @@ function sheetRecords(
     while (width < column - 1) cells[width++] = '';
     cells[column - 1] = value;
     if (width < column) width = column;
+    // Past the last column asked for, the rest of the row is not read: on to its end. (A wanted cell written out of
+    // column order after it is then missing, and the row is read again whole, as a row with an empty one is.)
+    if (kept !== undefined && column >= kept.length - 1 && whole !== line) {
+      const rowEnd = findRowEnd(xml, at, end);
+      if (rowEnd >= 0) at = rowEnd + 6;
+    }
   }
   return records;
+}
+
+/** Where `</row>` stands between `from` and `to`, or -1: the bytes of a row's unread cells, skipped. */
+function findRowEnd(xml: Buffer, from: number, to: number): number {
+  for (let i = find(xml, from, to, 0x3c, 0x2f); i >= 0; i = find(xml, i + 2, to, 0x3c, 0x2f)) {
+    if (xml[i + 2] === 0x72 && xml[i + 3] === 0x6f && xml[i + 4] === 0x77 && xml[i + 5] === 0x3e) return i;
+  }
+  return -1;
 }
 
 /** The 0-based field indexes asked for as 1 by 1-based column; undefined (every column) when not asked. */

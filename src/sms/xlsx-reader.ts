@@ -473,10 +473,25 @@ function cellValue(
     const part = xml.toString('utf8', is + 4, to);
     return textsIn(part, 0, part.length, phoneticRuns(part)).trim();
   }
-  const v = find(xml, from, to, 0x3c, 0x76);
-  const vEnd = v < 0 || xml[v + 2] !== 0x3e ? -1 : find(xml, v, to, 0x3c, 0x2f);
+  const v = valueStart(xml, from, to);
+  const vEnd = v < 0 ? -1 : find(xml, v, to, 0x3c, 0x2f);
   if (vEnd < 0) return '';
-  return valueText(xml, v + 3, vEnd, type, second, strings);
+  return valueText(xml, v, vEnd, type, second, strings);
+}
+
+/**
+ * Where the text of the cell's <v> starts (past its `>`), between `from` and `to`, or -1 without one. The <v> may
+ * have attributes: some writers keep a value's blanks with `<v xml:space="preserve">`, and exceljs reads it.
+ */
+function valueStart(xml: Buffer, from: number, to: number): number {
+  for (let v = find(xml, from, to, 0x3c, 0x76); v >= 0; v = find(xml, v + 2, to, 0x3c, 0x76)) {
+    const next = xml[v + 2];
+    if (next === 0x3e) return v + 3;
+    if (!isBlank(next)) continue;
+    const close = find(xml, v + 3, to, 0x3e, -1);
+    return close < 0 || xml[close - 1] === 0x2f ? -1 : close + 1;
+  }
+  return -1;
 }
 
 /** The text of a <v> element (its bytes from `start` to `vEnd`) as cellText writes the value of its type. */
@@ -502,7 +517,15 @@ function valueText(
   if (type === 0x62) return raw === '1' || raw === 'true' ? 'TRUE' : 'FALSE'; // b
   if (type === 0x65) return decodeXml(raw); // e
   if (type === 0x73) return decodeXml(raw).trim(); // str
-  if (type === 0x64) return cellText(new Date(raw)); // d
+  if (type === 0x64) {
+    // d: an ISO 8601 date as the day it names (not through a Date, which reads a time without a zone as the
+    // server's local time and could move it a day); one that is not a date as it is written (exceljs: "NaN").
+    const text = decodeXml(raw).trim();
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0];
+    if (day !== undefined) return day;
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? text : cellText(date);
+  }
   // n, any other: a number as cellText writes it (a whole number with blanks around it comes out as its digits).
   const trimmed = raw.trim();
   const number = Number(trimmed);

@@ -248,6 +248,38 @@ describe('the fast .xlsx reader', () => {
     ]);
   });
 
+  it('reads a value element with attributes, as some writers keep a value’s blanks, as exceljs does', async () => {
+    const base = await workbookOf([{ name: 'Liste', rows: [['GSM'], ['x'], ['y']] }]);
+    const bytes = await withSheetXml(base, (xml) =>
+      xml
+        .replace(/<c r="A2"[^>]*?(?:\/>|>.*?<\/c>)/, '<c r="A2"><v xml:space="preserve">5321234567</v></c>')
+        .replace(
+          /<c r="A3"[^>]*?(?:\/>|>.*?<\/c>)/,
+          '<c r="A3" t="str"><v xml:space="preserve"> Ayşe </v></c>',
+        ),
+    );
+    expect(readFirstSheet(bytes)?.records).toEqual([
+      { line: 1, fields: ['GSM'] },
+      { line: 2, fields: ['5321234567'] },
+      { line: 3, fields: ['Ayşe'] },
+    ]);
+    expect(readFirstSheet(bytes)).toEqual(await viaExceljs(bytes));
+  });
+
+  it('reads an ISO date cell as the day it names, whatever the server’s zone, and one that is not a date as written', async () => {
+    const base = await workbookOf([{ name: 'Liste', rows: [['x'], ['y']] }]);
+    const bytes = await withSheetXml(base, (xml) =>
+      xml
+        .replace(/<c r="A1"[^>]*?(?:\/>|>.*?<\/c>)/, '<c r="A1" t="d"><v>2024-03-05T00:30:00</v></c>')
+        .replace(/<c r="A2"[^>]*?(?:\/>|>.*?<\/c>)/, '<c r="A2" t="d"><v>yarın</v></c>'),
+    );
+    // exceljs reads these as "2024" and "NaN".
+    expect(readFirstSheet(bytes)?.records).toEqual([
+      { line: 1, fields: ['2024-03-05'] },
+      { line: 2, fields: ['yarın'] },
+    ]);
+  });
+
   it('leaves what it does not read to exceljs, and the file is still read', async () => {
     const base = await workbookOf([{ name: 'Liste', rows: [['GSM'], [5321234567]] }]);
     // Rows out of order, which a hand-edited or generated sheet may have: exceljs reads them as they stand.

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SEEDED, type ViewOutput } from '../../workspace/index.js';
 import { manifestBotScopes } from '../../workspace/web-api/scopes.js';
 import {
@@ -142,6 +142,46 @@ describe('compose from an uploaded file', () => {
     );
     expect(viewText(unknownColumn)).toContain('No column for {{soyad}}. “p.csv” has: telefon, ad.');
     expect((await h.store.outbox.recent(50)).length).toBe(before);
+  });
+});
+
+describe('a file’s draft the store cannot keep', () => {
+  it('replaces the confirmation with why, keeps no draft, and sends nothing', async () => {
+    const before = (await h.store.outbox.recent(50)).length;
+    const put = vi
+      .spyOn(h.store.drafts, 'put')
+      .mockRejectedValueOnce(new Error('SQLITE_FULL: database or disk is full'));
+    try {
+      const view = await h.openCompose();
+      const after = h.fake.state.journal.seq;
+      await h.driver.viewSubmission({
+        userId: users.admin,
+        view,
+        values: {
+          [textBlockOf(view)]: { text: 'Kampanya başladı.' },
+          file: { file: [upload('liste.csv', Buffer.from('Telefon\n05321234567\n'))] },
+        },
+      });
+      // The confirmation is shown first, then replaced once the store has refused the draft.
+      const confirmation = await h.fake.state.waitForCall(
+        'views.update',
+        (c) => (c.args.view as { callback_id?: string })?.callback_id === 'confirm_send',
+        { after },
+      );
+      await h.fake.state.waitForCall(
+        'views.update',
+        (c) => JSON.stringify(c.args.view).includes('Something went wrong on our side'),
+        { after: confirmation.seq },
+      );
+      const top = h.fake.state.views.top(users.admin)!;
+      expect(top.title.text).toBe('Check the file');
+      expect(viewText(top)).not.toContain('SQLITE_FULL');
+      expect(put).toHaveBeenCalledTimes(1);
+      expect(await h.store.drafts.get(`draft:${view.id}`, new Date())).toBeUndefined();
+      expect((await h.store.outbox.recent(50)).length).toBe(before);
+    } finally {
+      put.mockRestore();
+    }
   });
 });
 

@@ -170,19 +170,34 @@ async function keepForConfirmation(
   deps: SlackDeps,
   userId: string,
   stored: StoredDraft,
-  file?: { report: FileReport | undefined; externalId: string },
 ): Promise<ModalView> {
-  const draftKey = `draft:${stored.rootViewId}`;
+  await keepDraft(deps, userId, stored);
+  return confirmationOf(deps, stored);
+}
+
+/** The key the draft is kept under until its confirmation is answered: one per compose modal. */
+function draftKeyOf(stored: StoredDraft): string {
+  return `draft:${stored.rootViewId}`;
+}
+
+async function keepDraft(deps: SlackDeps, userId: string, stored: StoredDraft): Promise<void> {
   await deps.store.drafts.put(
-    draftKey,
+    draftKeyOf(stored),
     userId,
     keptForm(stored) as unknown as Parameters<typeof deps.store.drafts.put>[2],
     new Date(deps.now().getTime() + DRAFT_TTL_MS),
   );
+}
+
+function confirmationOf(
+  deps: SlackDeps,
+  stored: StoredDraft,
+  file?: { report: FileReport | undefined; externalId: string },
+): ModalView {
   const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
   return confirmView(
     stored.draft,
-    draftKey,
+    draftKeyOf(stored),
     deps.settings.simulated,
     schedule ? { dueAt: new Date(schedule.dueAt), timeZone: schedule.timeZone } : undefined,
     file?.report,
@@ -253,7 +268,22 @@ async function reviewUpload(
       ...(result.compact ? { compact: result.compact } : {}),
       ...when,
     };
-    await show(await keepForConfirmation(deps, userId, stored, { report: result.fileReport, externalId }));
+    // The confirmation is asked of Slack first and the draft kept while Slack shows it: a 100,000-row draft is
+    // megabytes of JSON (40–90 ms on SQLite, more to PostgreSQL), and nobody can press Send on a view before they
+    // see it. Should the store refuse it, the confirmation is replaced by why, and Send finds no draft (nothing
+    // is sent without one).
+    const shown = show(confirmationOf(deps, stored, { report: result.fileReport, externalId }));
+    try {
+      // One turn of the event loop first, for the request to reach the socket: SQLite writes synchronously.
+      await new Promise((resolve) => setImmediate(resolve));
+      await keepDraft(deps, userId, stored);
+    } catch (error) {
+      await shown;
+      deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file draft not kept');
+      await show(fileProblemView([userMessageFor(error)]));
+      return;
+    }
+    await shown;
   } catch (error) {
     if (error instanceof TableFileError || error instanceof FileDownloadError) {
       await show(fileProblemView([error.message]));

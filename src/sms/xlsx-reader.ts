@@ -270,6 +270,8 @@ function sheetRecords(
   let wanted = columnsWanted;
   let rowStart = 0;
   let whole = 0;
+  // Whether rows may still be skipped past their last wanted cell: no longer once a skip was refused.
+  let skipping = true;
   let at = begin;
   const lacksKept = () => {
     if (!kept) return false;
@@ -348,20 +350,52 @@ function sheetRecords(
     if (width < column) width = column;
     // Past the last column asked for, the rest of the row is not read: on to its end. (A wanted cell written out of
     // column order after it is then missing, and the row is read again whole, as a row with an empty one is.)
-    if (kept !== undefined && column >= kept.length - 1 && whole !== line) {
-      const rowEnd = findRowEnd(xml, at, end);
-      if (rowEnd >= 0) at = rowEnd + 6;
+    if (skipping && kept !== undefined && column >= kept.length - 1 && whole !== line) {
+      const rowEnd = endOfRowCells(xml, at, end, line);
+      if (rowEnd >= 0) at = rowEnd;
+      else skipping = false;
     }
   }
   return records;
 }
 
-/** Where `</row>` stands between `from` and `to`, or -1: the bytes of a row's unread cells, skipped. */
-function findRowEnd(xml: Buffer, from: number, to: number): number {
-  for (let i = find(xml, from, to, 0x3c, 0x2f); i >= 0; i = find(xml, i + 2, to, 0x3c, 0x2f)) {
-    if (xml[i + 2] === 0x72 && xml[i + 3] === 0x6f && xml[i + 4] === 0x77 && xml[i + 5] === 0x3e) return i;
+/** The most cells a row's skip passes over: a sheet wider than this is read cell by cell. */
+const MOST_CELLS_SKIPPED = 256;
+
+/**
+ * Where the row element being read ends (past its `</row>`, blanks allowed before the `>`), when every cell from
+ * `from` to there is plainly of row `line` (its reference is its first attribute), or -1: the row is then read
+ * cell by cell, and the caller skips no more rows of the sheet. A sheet whose row holds the cells of other rows,
+ * or with no rows around its cells, loses no cell to a skip, and none of its rows costs a search to the sheet's end.
+ */
+function endOfRowCells(xml: Buffer, from: number, to: number, line: number): number {
+  let cells = 0;
+  for (let i = find(xml, from, to, 0x3c, -1); i >= 0; i = find(xml, i + 1, to, 0x3c, -1)) {
+    const next = xml[i + 1];
+    if (next === 0x63 && (isBlank(xml[i + 2]) || xml[i + 2] === 0x3e || xml[i + 2] === 0x2f)) {
+      if (++cells > MOST_CELLS_SKIPPED || rowOfReference(xml, i + 2, to) !== line) return -1;
+    } else if (next === 0x2f && xml[i + 2] === 0x72 && xml[i + 3] === 0x6f && xml[i + 4] === 0x77) {
+      let close = i + 5;
+      while (close < to && isBlank(xml[close])) close++;
+      return xml[close] === 0x3e ? close + 1 : -1;
+    } else if (next === 0x72 && xml[i + 2] === 0x6f && xml[i + 3] === 0x77) return -1;
   }
   return -1;
+}
+
+/** The row of a cell tag's reference when it is the tag's first attribute (` r="B12"`), else -1. */
+function rowOfReference(xml: Buffer, from: number, to: number): number {
+  let i = from;
+  if (!isBlank(xml[i])) return -1;
+  while (i < to && isBlank(xml[i])) i++;
+  const quote = xml[i + 2];
+  if (xml[i] !== 0x72 || xml[i + 1] !== 0x3d || (quote !== 0x22 && quote !== 0x27)) return -1;
+  i += 3;
+  while (i < to && xml[i]! >= 0x41 && xml[i]! <= 0x5a) i++;
+  let row = 0;
+  const digits = i;
+  while (i < to && xml[i]! >= 0x30 && xml[i]! <= 0x39) row = row * 10 + (xml[i++]! - 0x30);
+  return i > digits && xml[i] === quote ? row : -1;
 }
 
 /** The 0-based field indexes asked for as 1 by 1-based column; undefined (every column) when not asked. */
@@ -518,13 +552,10 @@ function valueText(
   if (type === 0x65) return decodeXml(raw); // e
   if (type === 0x73) return decodeXml(raw).trim(); // str
   if (type === 0x64) {
-    // d: an ISO 8601 date as the day it names (not through a Date, which reads a time without a zone as the
-    // server's local time and could move it a day); one that is not a date as it is written (exceljs: "NaN").
+    // d: an ISO 8601 date (what the format stores) as the day it names, read from the text: a Date reads a time
+    // without a zone in the server's zone, a day off east of UTC. Anything else as it is written (exceljs: "NaN").
     const text = decodeXml(raw).trim();
-    const day = /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0];
-    if (day !== undefined) return day;
-    const date = new Date(text);
-    return Number.isNaN(date.getTime()) ? text : cellText(date);
+    return /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0] ?? text;
   }
   // n, any other: a number as cellText writes it (a whole number with blanks around it comes out as its digits).
   const trimmed = raw.trim();

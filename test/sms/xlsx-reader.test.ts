@@ -149,6 +149,37 @@ describe('the fast .xlsx reader', () => {
     }
   });
 
+  it('skips no cell of a row that is written oddly: blanks in its end tag, other rows’ cells in it, no rows at all', async () => {
+    const base = await workbookOf([{ name: 'Liste', rows: [[1]] }]);
+    const rows = 20_000;
+    const cells = (r: number) =>
+      `<c r="A${r}"><v>${5_320_000_000 + r}</v></c><c r="B${r}" t="inlineStr"><is><t>Ad ${r}</t></is></c>`;
+    const all = (write: (r: number) => string) =>
+      Array.from({ length: rows }, (_, i) => write(i + 1)).join('');
+    /** The workbook with its sheetData written as `data`. */
+    const sheet = (data: string) =>
+      withSheetXml(base, (xml) =>
+        xml.replace(/<sheetData>.*<\/sheetData>|<sheetData\/>/s, () => `<sheetData>${data}</sheetData>`),
+      );
+    const oddly = {
+      // Valid XML: blanks before the `>` of an end tag.
+      'end tags with blanks': await sheet(all((r) => `<row r="${r}">${cells(r)}</row >`)),
+      'every cell in one row': await sheet(`<row r="1">${all(cells)}</row>`),
+      'no rows around the cells': await sheet(all(cells)),
+    };
+    for (const [how, bytes] of Object.entries(oddly)) {
+      const whole = readFirstSheet(bytes)!.records;
+      expect(whole, how).toHaveLength(rows);
+      // Read for the first column: every number, in a time that grows with the sheet (a search to the sheet's end
+      // for each row took over a minute for the first of these; the test's timeout would end it).
+      const read = readFirstSheet(bytes, { columnsWanted: () => [0] })!.records;
+      expect(
+        read.map((r) => [r.line, r.fields[0]]),
+        how,
+      ).toEqual(whole.map((r) => [r.line, r.fields[0]]));
+    }
+  });
+
   it('leaves a workbook with a broken shared string to exceljs, even when the send reads no string past it', async () => {
     const rows = [['Ad', 'GSM'], ...Array.from({ length: 100 }, (_, i) => [`Ad ${i}`, 5321000000 + i])];
     const bytes = await workbookOf([{ name: 'Liste', rows }]);

@@ -2,7 +2,8 @@ import { Agent, type Dispatcher, interceptors, request } from 'undici';
 import { MAX_TABLE_FILE_BYTES } from '../sms/table-file.js';
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
-const MAX_REDIRECTIONS = 5;
+// As many as fetch follows.
+const MAX_REDIRECTIONS = 20;
 
 /** A download that failed, with a message for the person who uploaded the file. */
 export class FileDownloadError extends Error {
@@ -71,6 +72,11 @@ export async function downloadSlackFile(
     // The refusal's body is not read (it may echo the token); dump discards it and frees the connection.
     await response.body.dump().catch(() => undefined);
     const status = response.statusCode;
+    if (status >= 300 && status < 400) {
+      throw new FileDownloadError(
+        `Slack sent the download of “${file.name}” on through too many redirects (HTTP ${status}). Upload it again.`,
+      );
+    }
     throw new FileDownloadError(
       `Slack refused the download of “${file.name}” (HTTP ${status}). Upload it again${status === 401 || status === 403 ? '; if it persists, the app may lack the files:read scope' : ''}.`,
     );

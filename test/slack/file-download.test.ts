@@ -66,6 +66,29 @@ describe('downloadSlackFile', () => {
     expect(elsewhere.seen.map((r) => r.headers.authorization)).toEqual([undefined]);
   });
 
+  it('follows redirects as fetch does, and says so when they never end', async () => {
+    let hops = 0;
+    const { base } = await serve((req, res) => {
+      const n = Number(req.url?.slice(1));
+      hops++;
+      if (n < 20) return void res.writeHead(302, { location: `/${n + 1}` }).end();
+      if (req.url === '/20') return void res.writeHead(200).end('05321234567\n');
+    });
+    const got = await downloadSlackFile({ name: 'list.txt', url_private: `${base}/0` }, TOKEN);
+    expect(Buffer.from(got).toString()).toBe('05321234567\n');
+    expect(hops).toBe(21);
+    // Always somewhere new: a chain with no end (a redirect back to a place already seen is a loop, and fails).
+    const loop = await serve((req, res) =>
+      res.writeHead(302, { location: `/${Number(req.url?.slice(1)) + 1}` }).end(),
+    );
+    const error = await refusal(
+      downloadSlackFile({ name: 'list.txt', url_private: `${loop.base}/0` }, TOKEN),
+    );
+    expect(error.message).toBe(
+      'Slack sent the download of “list.txt” on through too many redirects (HTTP 302). Upload it again.',
+    );
+  });
+
   it('says Slack refused, and hints at files:read on a 403, without the token', async () => {
     const { base } = await serve((_req, res) => res.writeHead(403).end(`token ${TOKEN} lacks files:read`));
     const error = await refusal(downloadSlackFile({ name: 'list.csv', url_private: `${base}/f` }, TOKEN));

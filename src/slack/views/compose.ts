@@ -166,11 +166,7 @@ async function listMembers(deps: SlackDeps, name: string | undefined): Promise<s
  * Keeps a draft for its confirmation (keyed by the compose view, never in private_metadata) and builds the
  * confirmation that names it: the time when it is scheduled, what a file gave, the campaign's pace.
  */
-async function keepForConfirmation(
-  deps: SlackDeps,
-  userId: string,
-  stored: StoredDraft,
-): Promise<ModalView> {
+async function keepForConfirmation(deps: SlackDeps, userId: string, stored: StoredDraft): Promise<ModalView> {
   await keepDraft(deps, userId, stored);
   return confirmationOf(deps, stored);
 }
@@ -279,7 +275,10 @@ async function reviewUpload(
       await keepDraft(deps, userId, stored);
     } catch (error) {
       await shown;
-      deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'file draft not kept');
+      deps.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'file draft not kept',
+      );
       await show(fileProblemView([userMessageFor(error)]));
       return;
     }

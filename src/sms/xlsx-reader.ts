@@ -255,7 +255,10 @@ function sheetRecords(
 ): TableRecord[] | undefined {
   const begin = xml.indexOf(SHEET_DATA);
   if (begin < 0) return xml.indexOf(PREFIXED_SHEET_DATA) >= 0 ? undefined : [];
-  const stop = xml.indexOf(SHEET_DATA_END, begin);
+  // Looked for from the end, where it is: a search from the start read the whole sheet for it (12 MB: ~7 ms). A
+  // sheet holds one <sheetData>, and what follows it (merges, formats) cannot hold its end tag.
+  const last = xml.lastIndexOf(SHEET_DATA_END);
+  const stop = last > begin ? last : -1;
   const end = stop < 0 ? xml.length : stop;
   const records: TableRecord[] = [];
   let line = 0;

@@ -19,7 +19,7 @@ import {
 } from '../src/slack/compose/draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { openStore } from '../src/store/index.js';
-import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { type BenchFigure, type Figure, median, medianOfPairs, PAIRED, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
 import { submitMultiBodies } from './submit-bodies.js';
@@ -147,22 +147,24 @@ async function measureWith(ctx: DraftContext): Promise<Figure[]> {
   const ms = (values: number[]) => round(median(values), 1);
   const figures: BenchFigure[] = [
     {
-      name: `bulk compose, same text: parse, normalise, dedupe, segment-count ${RECIPIENTS.toLocaleString('en-US')} typed numbers (buildDraft, median of ${REPETITIONS})`,
+      name: `bulk compose, same text: parse, normalise, dedupe, segment-count ${RECIPIENTS.toLocaleString('en-US')} typed numbers (buildDraft, median of ${REPETITIONS}; ratio: ${PAIRED})`,
       value: ms(t.same),
       unit: 'ms',
       baseline: {
         name: `JSON.stringify of the SubmitMulti body (${sameDraft!.recipients.length.toLocaleString('en-US')} envelopes)`,
         value: ms(t.sameFloor),
       },
+      pairedRatio: medianOfPairs(t.same, t.sameFloor),
     },
     {
-      name: `bulk compose, personalised: parse, numbers, dedupe, checks and segments for ${RECIPIENTS.toLocaleString('en-US')} rows, messages joined when the send reads them (buildDraft, median of ${REPETITIONS})`,
+      name: `bulk compose, personalised: parse, numbers, dedupe, checks and segments for ${RECIPIENTS.toLocaleString('en-US')} rows, messages joined when the send reads them (buildDraft, median of ${REPETITIONS}; ratio: ${PAIRED})`,
       value: ms(t.pers),
       unit: 'ms',
       baseline: {
         name: `JSON.stringify of the SubmitMulti body (${RECIPIENTS.toLocaleString('en-US')} envelopes)`,
         value: ms(t.persFloor),
       },
+      pairedRatio: medianOfPairs(t.pers, t.persFloor),
     },
     {
       name: `bulk compose, personalised: joining the ${RECIPIENTS.toLocaleString('en-US')} messages when the send first reads them (no target)`,

@@ -27,8 +27,17 @@ export function targetText(t: Target): string {
 }
 
 export function ratioOf(f: Figure): number | undefined {
+  if (f.pairedRatio !== undefined) return f.pairedRatio;
   if (!f.baseline || f.baseline.value === 0) return undefined;
   return f.value / f.baseline.value;
+}
+
+/** How a figure with a pairedRatio names its ratio. */
+export const PAIRED = 'the median of each pass over the floor timed beside it';
+
+/** The median of `values[i] / baselines[i]`: each pass over the baseline's pass beside it (Figure.pairedRatio). */
+export function medianOfPairs(values: readonly number[], baselines: readonly number[]): number {
+  return median(values.map((v, i) => v / baselines[i]!));
 }
 
 export function targetMet(f: BenchFigure): boolean | undefined {

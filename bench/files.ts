@@ -28,7 +28,7 @@ import { downloadSlackFile } from '../src/slack/file-download.js';
 import { confirmView } from '../src/slack/ui/compose.js';
 import { readTableFile } from '../src/sms/table-file.js';
 import { openStore } from '../src/store/index.js';
-import { type BenchFigure, type Figure, median, round } from './figure.js';
+import { type BenchFigure, type Figure, median, medianOfPairs, PAIRED, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
 import { submitMultiBodies } from './submit-bodies.js';
@@ -194,13 +194,15 @@ export async function benchFiles(): Promise<Figure[]> {
     const r = await runChild(kind);
     const warm = r.ms.slice(1);
     const floor = round(median(r.floorMs.slice(1)), 1);
+    const pairedRatio = medianOfPairs(warm, r.floorMs.slice(1));
     const what =
       kind === 'csv'
         ? `100,000-row personalised .csv (${(r.bytes / 2 ** 20).toFixed(1)} MiB)`
         : `100,000-number .xlsx (${(r.bytes / 2 ** 20).toFixed(1)} MiB)`;
     figures.push({
-      name: `file compose, ${what}: view submission to confirmation (download, read, draft, view; median of the ${warm.length} after the first)`,
+      name: `file compose, ${what}: view submission to confirmation (download, read, draft, view; median of the ${warm.length} after the first; ratio: ${PAIRED})`,
       value: round(median(warm), 1),
+      pairedRatio,
       unit: 'ms',
       baseline: {
         name: `JSON.stringify of the ${Math.ceil(r.recipients / CHUNK)} SubmitMulti bodies of ${CHUNK.toLocaleString('en-US')}`,

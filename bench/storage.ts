@@ -15,6 +15,13 @@ export interface Figure {
   value: number;
   unit: string;
   baseline?: { name: string; value: number };
+  /**
+   * The figure's ratio to its baseline when each pass was timed beside a pass of the baseline: the median of the
+   * passes' own ratios, not the ratio of the two medians. This machine changes speed by half in spells of seconds;
+   * a pass and the baseline beside it share a spell, two medians need not (a run of the same code gave 1.49x and
+   * 3.85x as ratios of medians, 2.56x and 3.73x as medians of pairs).
+   */
+  pairedRatio?: number;
 }
 
 const REPETITIONS = 5;

@@ -34,7 +34,11 @@ const inboundItem = z.object(
     Text: z.string(expected('a string')).refine((s) => s.trim() !== '', 'must not be empty'),
     Recipient: z.string(expected('a string')).trim().min(1, 'must not be empty').optional(),
     Keyword: z.string(expected('a string')).trim().optional(),
-    Network: z.number(expected('a whole number')).int('must be a whole number').min(0).optional(),
+    Network: z
+      .number(expected('a whole number'))
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .optional(),
   },
   expected('an object with MSISDN and Text'),
 );
@@ -59,12 +63,18 @@ const faultBody = z.object(
       .optional(),
     kind: z.enum(FAULT_KINDS, expected(`one of ${FAULT_KINDS.join(', ')}`)),
     code: z.number(expected('a whole number')).int('must be a whole number').optional(),
-    times: z.number(expected('a whole number')).int('must be a whole number').min(1).max(1000).default(1),
+    // Bounds with their own words: the schema's message alone said "must be a whole number" of 1001.
+    times: z
+      .number(expected('a whole number'))
+      .int('must be a whole number')
+      .min(1, 'must be from 1 to 1000')
+      .max(1000, 'must be from 1 to 1000')
+      .default(1),
     delayMs: z
       .number(expected('a whole number'))
       .int('must be a whole number')
-      .min(0)
-      .max(600_000)
+      .min(0, 'must be from 0 to 600000')
+      .max(600_000, 'must be from 0 to 600000')
       .optional(),
     echo: z.boolean(expected('true or false')).optional(),
   },

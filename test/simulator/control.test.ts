@@ -159,9 +159,12 @@ describe('simulator control endpoints and faults', () => {
         [{}, 'kind is required'],
         [{ kind: 'explode' }, 'kind must be one of timeout, http500, notjson, status'],
         [{ kind: 'status', operation: 'SendFax' }, 'operation must be one of Submit, SubmitMulti'],
-        [{ kind: 'status', times: 0 }, 'times'],
+        [{ kind: 'status', times: 0 }, 'times must be from 1 to 1000'],
+        [{ kind: 'status', times: 1001 }, 'times must be from 1 to 1000'],
+        [{ kind: 'status', times: 1.5 }, 'times must be a whole number'],
         [{ kind: 'status', code: 'x' }, 'code must be a whole number'],
-        [{ kind: 'timeout', delayMs: -1 }, 'delayMs'],
+        [{ kind: 'timeout', delayMs: -1 }, 'delayMs must be from 0 to 600000'],
+        [{ kind: 'timeout', delayMs: 600_001 }, 'delayMs must be from 0 to 600000'],
       ];
       for (const [body, error] of cases) {
         const res = await fault(body);

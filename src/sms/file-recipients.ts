@@ -171,22 +171,16 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
     numbers[count++] = msisdn;
   }
   numbers.length = count;
+  // Without a repeat, the numbers are the recipients as they stand.
   const repeats = new Repeats(numbers);
-  if (!repeats.any) {
-    return {
-      rowsRead: rows.length - first,
-      recipients: numbers,
-      duplicates: 0,
-      rejected,
-      numberColumn,
-      hasHeader,
-    };
+  let recipients = numbers;
+  if (repeats.any) {
+    recipients = new Array(count);
+    let unique = 0;
+    for (let i = 0; i < count; i++) if (!repeats.askedBefore(i)) recipients[unique++] = numbers[i]!;
+    recipients.length = unique;
   }
-  const recipients: string[] = new Array(count);
-  let unique = 0;
-  for (let i = 0; i < count; i++) if (!repeats.askedBefore(i)) recipients[unique++] = numbers[i]!;
-  recipients.length = unique;
-  const duplicates = count - unique;
+  const duplicates = count - recipients.length;
   return { rowsRead: rows.length - first, recipients, duplicates, rejected, numberColumn, hasHeader };
 }
 

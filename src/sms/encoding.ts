@@ -365,7 +365,17 @@ function segmentsOfCost(cost: number, single: number, concatenated: number): num
 /** The codings by rank, cheapest first, as autoSegmentsCode ranks them. */
 export const CODINGS_BY_RANK: readonly SmsEncoding[] = ['GSM7', 'TurkishSingleShift', 'UCS2'];
 /** autoSegmentsCode's rank unit: a code is rank * RANK_UNIT + segments. */
-export const RANK_UNIT = 1 << 20;
+const RANK_UNIT = 1 << 20;
+
+/** The coding's rank (CODINGS_BY_RANK) in a code of autoSegmentsCode's. */
+export function rankOfCode(code: number): number {
+  return Math.floor(code / RANK_UNIT);
+}
+
+/** The segments in a code of autoSegmentsCode's. */
+export function segmentsOfCode(code: number): number {
+  return code % RANK_UNIT;
+}
 
 /**
  * autoSegmentsOfCounted as one number, without an object or a coding's name: the coding's rank
@@ -395,5 +405,5 @@ export function autoSegmentsOfCounted(
 ): { encoding: SmsEncoding; segments: number } | undefined {
   const code = autoSegmentsCode(gsm, turkish, units, surrogates);
   if (code === NEEDS_TEXT) return undefined;
-  return { encoding: CODINGS_BY_RANK[Math.floor(code / RANK_UNIT)]!, segments: code % RANK_UNIT };
+  return { encoding: CODINGS_BY_RANK[rankOfCode(code)]!, segments: segmentsOfCode(code) };
 }

@@ -23,10 +23,11 @@ import {
   parseCsv,
   parseCsvTable,
   parseRecipients,
-  RANK_UNIT,
+  rankOfCode,
   renderEnvelopes,
   type SmsEncoding,
   segmentsIn,
+  segmentsOfCode,
   segmentsOfCounted,
   type UnsendableCharacter,
   type UnsendableKind,
@@ -256,8 +257,8 @@ function batchEncoding(
       rank = CODINGS_BY_RANK.indexOf(auto.encoding);
       count = auto.segments;
     } else {
-      rank = Math.floor(code / RANK_UNIT);
-      count = code % RANK_UNIT;
+      rank = rankOfCode(code);
+      count = segmentsOfCode(code);
     }
     if (rank === UCS2_RANK) return { encoding: 'UCS2' };
     if (firstRank < 0) firstRank = rank;

@@ -162,10 +162,7 @@ async function listMembers(deps: SlackDeps, name: string | undefined): Promise<s
   return (await deps.store.recipientLists.get(name))?.members;
 }
 
-/**
- * Keeps a draft for its confirmation (keyed by the compose view, never in private_metadata) and builds the
- * confirmation that names it: the time when it is scheduled, what a file gave, the campaign's pace.
- */
+/** Keeps a draft, then builds its confirmation: a typed compose answers its submission with that view. */
 async function keepForConfirmation(deps: SlackDeps, userId: string, stored: StoredDraft): Promise<ModalView> {
   await keepDraft(deps, userId, stored);
   return confirmationOf(deps, stored);
@@ -176,6 +173,7 @@ function draftKeyOf(stored: StoredDraft): string {
   return `draft:${stored.rootViewId}`;
 }
 
+/** Keeps a draft for its confirmation: keyed by the compose view, never in private_metadata. */
 async function keepDraft(deps: SlackDeps, userId: string, stored: StoredDraft): Promise<void> {
   await deps.store.drafts.put(
     draftKeyOf(stored),
@@ -185,6 +183,7 @@ async function keepDraft(deps: SlackDeps, userId: string, stored: StoredDraft): 
   );
 }
 
+/** The confirmation that names a kept draft: the time when it is scheduled, what a file gave, the campaign's pace. */
 function confirmationOf(
   deps: SlackDeps,
   stored: StoredDraft,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/index.js';
 import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../workspace/index.js';
 import { closedPort } from './support/raw-server.js';
+import { startTestSimulator } from './support/simulator.js';
 
 const SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 let fake: FakeSlack;
@@ -262,6 +263,48 @@ describe('npm start (src/main.ts)', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     expect(output()).toMatch(/SIMULATED GATEWAY/);
     expect(output()).not.toContain('must-never-be-printed');
+  });
+
+  it('stops cleanly on SIGTERM while balance commands wait on a gateway that takes a minute', async () => {
+    const { sim, control } = await startTestSimulator({ username: 'demo', password: 'demo' });
+    try {
+      await control.fault({ operation: 'GetBalance', kind: 'timeout', delayMs: 60_000, times: 40 });
+      const port = await closedPort();
+      const { child, exited, output } = startOnFakeSlack(port, `sqlite:${join(dir, 'slow-gateway.db')}`, {
+        ADMIN_USER_IDS: SEEDED.users.admin,
+        SMS_GATEWAY_URL: sim.url,
+        SMS_GATEWAY_USERNAME: 'demo',
+        SMS_GATEWAY_PASSWORD: 'demo',
+        SMS_GATEWAY_TIMEOUT_MS: '120000',
+      });
+      await waitForLine(output, /smsops is running/, exited);
+      const driver = createSlackDriver({
+        botUrl: `http://127.0.0.1:${port}/slack/events`,
+        signingSecret: SECRET,
+        fake,
+      });
+      for (let i = 0; i < 30; i++) {
+        const ack = await driver.slashCommand({
+          command: '/sms',
+          text: 'balance',
+          userId: SEEDED.users.admin,
+          channelId: SEEDED.channels.smsOps,
+        });
+        expect(ack.status).toBe(200);
+      }
+      // Every connection held, the rest of the balance reads queued behind them.
+      await until(async () => (await control.callCount('GetBalance')) >= 16);
+
+      child.kill('SIGTERM');
+
+      // Before 2026-11-27 the gateway client waited for every queued read: main.ts' 9 s deadline ended the
+      // process with exit code 1 and the store still open.
+      expect(await exited).toBe(0);
+      expect(output()).toMatch(/"msg":"stopped"/);
+      expect(output()).not.toMatch(/shutdown took too long/);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('a database that cannot be opened stops start-up at once even when Slack cannot be reached either', async () => {

@@ -46,12 +46,16 @@ export interface GatewayClientOptions {
   logger?: Logger;
   /** Told of each HTTP exchange (operation, outcome, seconds): the composition's metrics. */
   observer?: GatewayObserver;
+  /** How long close() waits for the sends in flight before it drops the connections. */
+  closeGraceMs?: number;
 }
 
 type Kind = 'read' | 'send';
 
 const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4_000, maxTotalMs: 30_000 };
 const DEFAULT_VALIDITY_MINUTES = 1440;
+/** Well inside main.ts' 9 s shutdown deadline, with the store still to close after it. */
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
 /** The same headers on every request: one object, not one per call. */
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' } as const;
 const EMPTY: Record<string, unknown> = Object.freeze({});
@@ -98,6 +102,12 @@ export class GatewayClient implements Gateway {
   readonly #retry: RetryPolicy;
   readonly #logger: Logger;
   readonly #observer: GatewayObserver | undefined;
+  readonly #closeGraceMs: number;
+  /** Sends (Submit, SubmitMulti, Cancel) between their first attempt and their outcome: close() waits for them. */
+  #sendsInFlight = 0;
+  #noSendsInFlight: (() => void) | undefined;
+  /** Set by close() when it drops the connections. */
+  #dropped = false;
   /** Per operation: its path, and the whole body of a call with no members (GetBalance, GetSenders …). */
   readonly #paths = new Map<Operation, string>();
   readonly #bareBodies = new Map<Operation, string>();
@@ -122,6 +132,7 @@ export class GatewayClient implements Gateway {
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#logger = (options.logger ?? silentLogger).child({ component: 'gateway' });
     this.#observer = options.observer;
+    this.#closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
   }
 
   // Logged or printed by mistake, the client shows where it points, never its credential.
@@ -292,9 +303,24 @@ export class GatewayClient implements Gateway {
     }));
   }
 
-  /** Waits for the calls in flight to end, then closes the connections. */
+  /**
+   * Waits for the sends in flight to end (at most closeGraceMs), then drops the connections. A read still
+   * waiting (a balance, a poll, a lookup) is abandoned, not waited for: behind a slow gateway, a backlog of them
+   * held a stopping process until main.ts' deadline killed it with the store still open. A send cut off by the
+   * grace ends with its fate unknown (sentMaybe), as one cut off by the deadline did, but is recorded so.
+   */
   async close(): Promise<void> {
-    await this.#pool.close();
+    if (this.#sendsInFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#noSendsInFlight = resolve;
+        timer = setTimeout(resolve, this.#closeGraceMs);
+      });
+      clearTimeout(timer);
+      this.#noSendsInFlight = undefined;
+    }
+    this.#dropped = true;
+    await this.#pool.destroy();
   }
 
   /** Drops the connections at once, calls in flight included (a start-up that failed: nothing was sent yet). */
@@ -339,8 +365,27 @@ export class GatewayClient implements Gateway {
     kind: Kind,
     options: CallOptions = {},
   ): Promise<z.output<Schemas[O]>['Response']> {
+    if (kind === 'read') return this.#attempts(operation, members, kind, options);
+    this.#sendsInFlight++;
+    try {
+      return await this.#attempts(operation, members, kind, options);
+    } finally {
+      if (--this.#sendsInFlight === 0) this.#noSendsInFlight?.();
+    }
+  }
+
+  async #attempts<O extends Operation>(
+    operation: O,
+    members: Record<string, unknown>,
+    kind: Kind,
+    options: CallOptions,
+  ): Promise<z.output<Schemas[O]>['Response']> {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
+      // Once the connections are dropped, an attempt not yet begun never begins (and so surely never left).
+      if (this.#dropped) {
+        throw new GatewayUnavailable(operation, 'aborted', 'not sent: smsops is shutting down', false);
+      }
       try {
         return await this.#observed(operation, members, options);
       } catch (error) {
@@ -442,6 +487,7 @@ export class GatewayClient implements Gateway {
         throw unavailable('timeout', `no reply within ${this.#timeoutMs} ms from ${this.target}`, true);
       }
       if (options.signal?.aborted) throw unavailable('aborted', 'call aborted', true);
+      if (this.#dropped) throw unavailable('aborted', 'abandoned: smsops is shutting down', true);
       const code = errorCodes(error)[0];
       throw unavailable(
         'network',

@@ -31,6 +31,10 @@ function sentenceFor(error: unknown): string {
     return `:x: The SMS gateway refused: ${escapeMrkdwn(error.description || 'no reason given')} (code ${error.code}).`;
   }
   if (error instanceof GatewayUnavailable) {
+    // A stopping bot abandons the gateway calls still waiting (GatewayClient.close): nothing to say of the gateway.
+    if (error.reason === 'aborted') {
+      return ':hourglass: smsops is restarting and stopped waiting for the SMS gateway. Try again in a minute.';
+    }
     const why =
       error.reason === 'timeout'
         ? 'did not answer in time'

@@ -92,6 +92,19 @@ export interface Bot {
 /** How long shutdown waits for sends in flight (main.ts exits regardless after 9 s). */
 const SENDS_DRAIN_MS = 5_000;
 
+/** SENDS_DRAIN_MS from the moment the drain begins: the drain and the gateway's close share it. */
+function drainBudget(): { begin(): void; left(): number } {
+  let startedAt: number | undefined;
+  return {
+    begin() {
+      startedAt ??= Date.now();
+    },
+    left() {
+      return Math.max(0, SENDS_DRAIN_MS - (Date.now() - (startedAt ?? Date.now())));
+    },
+  };
+}
+
 /** How long after start the background loops make their first pass. */
 const LOOPS_START_DELAY_MS = 500;
 
@@ -169,6 +182,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
   const local = config.slack.mode === 'local';
   const simulated = !config.gateway.url;
   const closers: Array<() => Promise<void>> = [];
+  const sendsBudget = drainBudget();
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
@@ -228,8 +242,9 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       ...overrides.gatewayClient,
     });
     // Closed before the store (closers run last to first): a call in flight, a Submit above all, ends and its
-    // MessageId is recorded while the store is still open.
-    closers.push(() => (failedToStart ? gateway.destroy() : gateway.close()));
+    // MessageId is recorded while the store is still open. The sends get what is left of the one budget the
+    // drain below began (SENDS_DRAIN_MS), not a second one: main.ts' deadline is 9 s for the whole stop.
+    closers.push(() => (failedToStart ? gateway.destroy() : gateway.close({ graceMs: sendsBudget.left() })));
     // Probed in the background while the store opens and the rest starts: the first /healthz does not wait
     // on a cold connection.
     const gatewayHealth = gatewayProbe(gateway);
@@ -267,9 +282,10 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     // Runs once intake and the loops have stopped (closers run last to first), before the gateway and the store
     // close: a send started after an ack gets its MessageId recorded, or is left for the next start to settle.
     closers.push(async () => {
+      sendsBudget.begin();
       if (sendsInFlight.count === 0) return;
       logger.info({ sends: sendsInFlight.count }, 'waiting for the sends in flight');
-      if (!(await sendsInFlight.settled(SENDS_DRAIN_MS))) {
+      if (!(await sendsInFlight.settled(sendsBudget.left()))) {
         logger.warn(
           { sends: sendsInFlight.count },
           'sends still in flight at shutdown: the next start settles them, never sending them again',

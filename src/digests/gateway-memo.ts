@@ -22,7 +22,7 @@ export function memoGateway(gateway: Gateway): Gateway {
     cancel: (messageId, options) => gateway.cancel(messageId, options),
     receive: (request, options) => gateway.receive(request, options),
     getSenders: (options) => gateway.getSenders(options),
-    close: () => gateway.close(),
+    close: (options) => gateway.close(options),
     getBalance: () => once('balance', () => gateway.getBalance()),
     getBalanceLog: (range) =>
       once(`log:${range?.begin?.toISOString()}:${range?.end?.toISOString()}`, () =>

@@ -10,6 +10,7 @@ import type {
   Balance,
   BalanceLogEntry,
   CallOptions,
+  CloseOptions,
   Gateway,
   GatewayObserver,
   InboundMessage,
@@ -46,7 +47,7 @@ export interface GatewayClientOptions {
   logger?: Logger;
   /** Told of each HTTP exchange (operation, outcome, seconds): the composition's metrics. */
   observer?: GatewayObserver;
-  /** How long close() waits for the sends in flight before it drops the connections. */
+  /** How long close() waits for the sends in flight before it drops the connections, unless told otherwise. */
   closeGraceMs?: number;
 }
 
@@ -54,7 +55,7 @@ type Kind = 'read' | 'send';
 
 const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 4_000, maxTotalMs: 30_000 };
 const DEFAULT_VALIDITY_MINUTES = 1440;
-/** Well inside main.ts' 9 s shutdown deadline, with the store still to close after it. */
+/** What close() gives the sends in flight when its caller does not say (bot.ts shares one budget with its drain). */
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
 /** The same headers on every request: one object, not one per call. */
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' } as const;
@@ -106,7 +107,9 @@ export class GatewayClient implements Gateway {
   /** Sends (Submit, SubmitMulti, Cancel) between their first attempt and their outcome: close() waits for them. */
   #sendsInFlight = 0;
   #noSendsInFlight: (() => void) | undefined;
-  /** Set by close() when it drops the connections. */
+  /** From the moment close() begins: no new attempt starts. */
+  #closing: Promise<void> | undefined;
+  /** Once close() drops the connections: what was still waiting ended with them. */
   #dropped = false;
   /** Per operation: its path, and the whole body of a call with no members (GetBalance, GetSenders …). */
   readonly #paths = new Map<Operation, string>();
@@ -304,17 +307,24 @@ export class GatewayClient implements Gateway {
   }
 
   /**
-   * Waits for the sends in flight to end (at most closeGraceMs), then drops the connections. A read still
-   * waiting (a balance, a poll, a lookup) is abandoned, not waited for: behind a slow gateway, a backlog of them
-   * held a stopping process until main.ts' deadline killed it with the store still open. A send cut off by the
-   * grace ends with its fate unknown (sentMaybe), as one cut off by the deadline did, but is recorded so.
+   * Waits for the sends in flight to end (at most `graceMs`, else closeGraceMs), then drops the connections. A
+   * read still waiting (a balance, a lookup) is abandoned, not waited for: behind a slow gateway, a backlog of
+   * them held a stopping process until main.ts' deadline killed it with the store still open. (bot.ts stops the
+   * loops first, and they wait for their pass in progress: a poll is over by now, or still holds the stop.) A send cut off by
+   * the grace ends with its fate unknown (sentMaybe), never resent. From the moment it is called no new attempt
+   * starts (refused, surely not sent), a retry included. Called again, it returns the same close.
    */
-  async close(): Promise<void> {
-    if (this.#sendsInFlight > 0) {
+  close(options: CloseOptions = {}): Promise<void> {
+    this.#closing ??= this.#close(options.graceMs ?? this.#closeGraceMs);
+    return this.#closing;
+  }
+
+  async #close(graceMs: number): Promise<void> {
+    if (this.#sendsInFlight > 0 && graceMs > 0) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.#noSendsInFlight = resolve;
-        timer = setTimeout(resolve, this.#closeGraceMs);
+        timer = setTimeout(resolve, graceMs);
       });
       clearTimeout(timer);
       this.#noSendsInFlight = undefined;
@@ -325,6 +335,8 @@ export class GatewayClient implements Gateway {
 
   /** Drops the connections at once, calls in flight included (a start-up that failed: nothing was sent yet). */
   async destroy(): Promise<void> {
+    this.#closing ??= Promise.resolve();
+    this.#dropped = true;
     await this.#pool.destroy();
   }
 
@@ -382,16 +394,18 @@ export class GatewayClient implements Gateway {
   ): Promise<z.output<Schemas[O]>['Response']> {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      // Once the connections are dropped, an attempt not yet begun never begins (and so surely never left).
-      if (this.#dropped) {
-        throw new GatewayUnavailable(operation, 'aborted', 'not sent: smsops is shutting down', false);
+      // Once closing, an attempt not yet begun never begins (and so surely never left).
+      if (this.#closing) {
+        throw new GatewayUnavailable(operation, 'closing', 'not sent: the client is closed', false);
       }
       try {
         return await this.#observed(operation, members, options);
       } catch (error) {
         if (!(error instanceof GatewayUnavailable)) throw error;
         const transient =
-          error.reason !== 'aborted' && !(error.reason === 'http-status' && (error.httpStatus ?? 0) < 500);
+          error.reason !== 'aborted' &&
+          error.reason !== 'closing' &&
+          !(error.reason === 'http-status' && (error.httpStatus ?? 0) < 500);
         const retryable = kind === 'read' ? transient : !error.sentMaybe && transient;
         const delay =
           Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1)) *
@@ -487,7 +501,7 @@ export class GatewayClient implements Gateway {
         throw unavailable('timeout', `no reply within ${this.#timeoutMs} ms from ${this.target}`, true);
       }
       if (options.signal?.aborted) throw unavailable('aborted', 'call aborted', true);
-      if (this.#dropped) throw unavailable('aborted', 'abandoned: smsops is shutting down', true);
+      if (this.#dropped) throw unavailable('closing', 'abandoned: the client was closed', true);
       const code = errorCodes(error)[0];
       throw unavailable(
         'network',

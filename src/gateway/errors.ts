@@ -47,6 +47,8 @@ export type UnavailableReason =
   | 'connect-timeout'
   | 'timeout'
   | 'aborted'
+  /** The client was closed (the bot is stopping): the call was refused, or abandoned while it waited. */
+  | 'closing'
   | 'network'
   | 'http-status'
   | 'not-json'

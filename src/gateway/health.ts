@@ -26,6 +26,7 @@ export function healthReasonOf(error: unknown): GatewayHealthReason {
     case 'refused':
     case 'dns':
     case 'network':
+    case 'closing':
       return 'refused';
     case 'http-status':
       // A 4xx is the gateway (or a proxy in front of it) refusing the request, often our credential.

@@ -122,7 +122,12 @@ export interface Gateway {
   queryStats(options?: CallOptions): Promise<MonthlyStats[]>;
   getSurveys(options?: CallOptions): Promise<Survey[]>;
   getSurveyAnswers(surveyId: number, options?: CallOptions): Promise<SurveyAnswer[]>;
-  close(): Promise<void>;
+  /** Ends the calls (GatewayClient.close): `graceMs` is how long the sends in flight may still take. */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  graceMs?: number;
 }
 
 /** How one HTTP exchange with the gateway ended: it answered (ok or a refusal), or it did not (error). */

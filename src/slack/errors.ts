@@ -21,6 +21,9 @@ export function slackRefusalOf(error: unknown): string | undefined {
 }
 
 /** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
+/** The operations that change something at the gateway: cut off, they may have been done. */
+const SENDS: ReadonlySet<string> = new Set(['Submit', 'SubmitMulti', 'Cancel']);
+
 export function userMessageFor(error: unknown): string {
   return scrubSecrets(sentenceFor(error));
 }
@@ -31,9 +34,13 @@ function sentenceFor(error: unknown): string {
     return `:x: The SMS gateway refused: ${escapeMrkdwn(error.description || 'no reason given')} (code ${error.code}).`;
   }
   if (error instanceof GatewayUnavailable) {
-    // A stopping bot abandons the gateway calls still waiting (GatewayClient.close): nothing to say of the gateway.
-    if (error.reason === 'aborted') {
-      return ':hourglass: smsops is restarting and stopped waiting for the SMS gateway. Try again in a minute.';
+    // A stopping bot refuses new gateway calls and abandons those still waiting (GatewayClient.close).
+    if (error.reason === 'closing') {
+      if (!error.sentMaybe)
+        return ':hourglass: smsops is stopping: nothing was sent to the SMS gateway. Try again in a minute.';
+      return SENDS.has(error.operation)
+        ? ':hourglass: smsops stopped before the SMS gateway answered: it may have been done. Check before you try again.'
+        : ':hourglass: smsops is stopping and stopped waiting for the SMS gateway. Try again in a minute.';
     }
     const why =
       error.reason === 'timeout'

@@ -77,4 +77,50 @@ describe('a bot stopped while a send waits on the gateway', () => {
       await store.close();
     }
   }, 20_000);
+
+  it('gives a Submit the gateway never answers one budget of 5 s, then records its fate unknown and closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'smsops-in-flight-'));
+    dirs.push(dir);
+    const databaseUrl = `sqlite:${join(dir, 'smsops.db')}`;
+    const { bot, close } = await startTestBot({
+      DATABASE_URL: databaseUrl,
+      ADMIN_USER_IDS: ADMIN,
+      SMS_GATEWAY_TIMEOUT_MS: '120000',
+    });
+    const control = new SimulatorControl({ url: bot.simulatorUrl! });
+    await control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 60_000, times: 1 });
+    const sending: Promise<SendOutcome> = executeSend(
+      { ...bot.deps, policy: sendPolicyOf(bot.deps) },
+      {
+        idempotencyKey: 'stopped-during-submit',
+        slackUser: ADMIN,
+        channel: 'C0SMSOPS',
+        checkBalance: false,
+        plan: {
+          sender: 'SMSOPS',
+          recipients: ['905321234567'],
+          text: 'Its Submit never answered',
+          encoding: 'GSM-7',
+          dataCoding: 'Default',
+          validityMinutes: 1440,
+          totalSegments: 1,
+          estimatedCost: 0.05,
+        },
+      },
+    );
+    while ((await control.callCount('Submit')) === 0) await new Promise((r) => setImmediate(r));
+    const stopping = Date.now();
+    await close();
+    // The drain and the gateway's close share SENDS_DRAIN_MS; each waiting its own 5 s, a stop took 10 s and
+    // main.ts' 9 s deadline ended the process first, the store still open and the send's fate unrecorded.
+    expect(Date.now() - stopping).toBeLessThan(8_000);
+    expect((await sending).kind).toBe('unknown');
+    const store = await openStore(databaseUrl);
+    try {
+      const [row] = await store.outbox.recent(1);
+      expect(row).toMatchObject({ state: 'unknown' });
+    } finally {
+      await store.close();
+    }
+  }, 20_000);
 });

@@ -25,7 +25,7 @@ async function workbookOf(
   return new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
 }
 
-/** What exceljs' reader gives (it tries twice: see readXlsxWithExceljs): the reference the fast reader is held to. */
+/** What exceljs' reader gives (up to three tries: see readXlsxWithExceljs): the reference the fast reader is held to. */
 async function viaExceljs(bytes: Uint8Array) {
   const table = await readXlsxWithExceljs('list.xlsx', bytes);
   return { sheet: table.sheet, records: table.records };

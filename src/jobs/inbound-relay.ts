@@ -240,8 +240,17 @@ export class InboundRelay {
     const begin = new Date(from - this.#s.overlapMs);
     let messages: InboundMessage[];
     try {
-      messages = await this.#o.gateway.receive({ range: { begin, end }, state: 'All' });
+      // A stop does not wait out a Receive the gateway holds (up to its timeout, and a retry after it).
+      messages = await this.#o.gateway.receive(
+        { range: { begin, end }, state: 'All' },
+        { signal: this.#abort.signal },
+      );
     } catch (error) {
+      if (this.#stopping) {
+        result.ok = false;
+        result.error = 'stopped while waiting for Receive';
+        return;
+      }
       this.#gatewayFailed(error, end);
       result.ok = false;
       result.error = errorText(error);

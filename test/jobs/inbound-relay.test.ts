@@ -257,6 +257,22 @@ describe('inbound relay: faults', () => {
     }
   });
 
+  it('stopped while the gateway holds its Receive, it stops without waiting for it or trying it again', async () => {
+    const relay = rig.relay();
+    await rig.control.fault({ operation: 'Receive', kind: 'timeout', delayMs: 60_000, times: 5 });
+    const before = await rig.control.callCount('Receive');
+    relay.start();
+    await vi.waitFor(async () => expect(await rig.control.callCount('Receive')).toBe(before + 1), {
+      timeout: 5_000,
+      interval: 10,
+    });
+
+    await relay.stop();
+
+    // The client's 2 s timeout would have ended the wait and tried Receive again before a stop that waited.
+    expect(await rig.control.callCount('Receive')).toBe(before + 1);
+  });
+
   it('backs off exponentially, up to five minutes', () => {
     expect([0, 1, 2, 3, 4, 5, 6].map((n) => backoffSeconds(15, n))).toEqual([15, 30, 60, 120, 240, 300, 300]);
     expect(backoffSeconds(600, 3)).toBe(600);

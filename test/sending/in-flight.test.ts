@@ -11,6 +11,32 @@ import { SimulatorControl } from '../support/simulator.js';
 
 const ADMIN = 'U0ADMIN01';
 
+/** One SMS to one number through the bot's own send path, as the admin. */
+function oneSms(
+  bot: Awaited<ReturnType<typeof startTestBot>>['bot'],
+  send: { idempotencyKey: string; checkBalance: boolean; text: string },
+): Promise<SendOutcome> {
+  return executeSend(
+    { ...bot.deps, policy: sendPolicyOf(bot.deps) },
+    {
+      idempotencyKey: send.idempotencyKey,
+      slackUser: ADMIN,
+      channel: 'C0SMSOPS',
+      checkBalance: send.checkBalance,
+      plan: {
+        sender: 'SMSOPS',
+        recipients: ['905321234567'],
+        text: send.text,
+        encoding: 'GSM-7',
+        dataCoding: 'Default',
+        validityMinutes: 1440,
+        totalSegments: 1,
+        estimatedCost: 0.05,
+      },
+    },
+  );
+}
+
 describe('sends in flight', () => {
   it('settle when every send has ended, or say they have not within the time given', async () => {
     const inFlight = new SendsInFlight();
@@ -33,35 +59,25 @@ describe('a bot stopped while a send waits on the gateway', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lets the send finish, gateway call and MessageId included, before it closes the gateway and the store', async () => {
+  /** Local mode (its own workspace and simulated gateway, as a person at a terminal runs it), its store kept. */
+  async function localBot(env: Record<string, string> = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'smsops-in-flight-'));
     dirs.push(dir);
     const databaseUrl = `sqlite:${join(dir, 'smsops.db')}`;
-    // Local mode: its own workspace and simulated gateway, as a person at a terminal runs it.
-    const { bot, close } = await startTestBot({ DATABASE_URL: databaseUrl, ADMIN_USER_IDS: ADMIN });
-    const control = new SimulatorControl({ url: bot.simulatorUrl! });
+    const { bot, close } = await startTestBot({ DATABASE_URL: databaseUrl, ADMIN_USER_IDS: ADMIN, ...env });
+    return { bot, close, databaseUrl, control: new SimulatorControl({ url: bot.simulatorUrl! }) };
+  }
+
+  it('lets the send finish, gateway call and MessageId included, before it closes the gateway and the store', async () => {
+    const { bot, close, control, databaseUrl } = await localBot();
     // A send that first asks the balance (as a scheduled one does), which the gateway answers a second late: the
     // stop comes while the send has not yet reached its Submit.
     await control.fault({ operation: 'GetBalance', kind: 'timeout', delayMs: 1_000, times: 1 });
-    const sending: Promise<SendOutcome> = executeSend(
-      { ...bot.deps, policy: sendPolicyOf(bot.deps) },
-      {
-        idempotencyKey: 'stopped-mid-send',
-        slackUser: ADMIN,
-        channel: 'C0SMSOPS',
-        checkBalance: true,
-        plan: {
-          sender: 'SMSOPS',
-          recipients: ['905321234567'],
-          text: 'Sent while the bot stops',
-          encoding: 'GSM-7',
-          dataCoding: 'Default',
-          validityMinutes: 1440,
-          totalSegments: 1,
-          estimatedCost: 0.05,
-        },
-      },
-    );
+    const sending: Promise<SendOutcome> = oneSms(bot, {
+      idempotencyKey: 'stopped-mid-send',
+      checkBalance: true,
+      text: 'Sent while the bot stops',
+    });
     while ((await control.callCount('GetBalance')) === 0) await new Promise((r) => setImmediate(r));
     await close();
     const outcome = await sending;
@@ -79,35 +95,13 @@ describe('a bot stopped while a send waits on the gateway', () => {
   }, 20_000);
 
   it('gives a Submit the gateway never answers one budget of 5 s, then records its fate unknown and closes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'smsops-in-flight-'));
-    dirs.push(dir);
-    const databaseUrl = `sqlite:${join(dir, 'smsops.db')}`;
-    const { bot, close } = await startTestBot({
-      DATABASE_URL: databaseUrl,
-      ADMIN_USER_IDS: ADMIN,
-      SMS_GATEWAY_TIMEOUT_MS: '120000',
-    });
-    const control = new SimulatorControl({ url: bot.simulatorUrl! });
+    const { bot, close, control, databaseUrl } = await localBot({ SMS_GATEWAY_TIMEOUT_MS: '120000' });
     await control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 60_000, times: 1 });
-    const sending: Promise<SendOutcome> = executeSend(
-      { ...bot.deps, policy: sendPolicyOf(bot.deps) },
-      {
-        idempotencyKey: 'stopped-during-submit',
-        slackUser: ADMIN,
-        channel: 'C0SMSOPS',
-        checkBalance: false,
-        plan: {
-          sender: 'SMSOPS',
-          recipients: ['905321234567'],
-          text: 'Its Submit never answered',
-          encoding: 'GSM-7',
-          dataCoding: 'Default',
-          validityMinutes: 1440,
-          totalSegments: 1,
-          estimatedCost: 0.05,
-        },
-      },
-    );
+    const sending: Promise<SendOutcome> = oneSms(bot, {
+      idempotencyKey: 'stopped-during-submit',
+      checkBalance: false,
+      text: 'Its Submit never answered',
+    });
     while ((await control.callCount('Submit')) === 0) await new Promise((r) => setImmediate(r));
     const stopping = Date.now();
     await close();

@@ -459,8 +459,7 @@ export class GatewayClient implements Gateway {
   ): Promise<z.output<Schemas[O]>['Response']> {
     // Without a caller's signal, undici's own header and body timers bound the call: cheaper than a new
     // AbortSignal timer per request. A caller's signal is honoured on top of a whole-call timeout.
-    const timeout = options.signal ? AbortSignal.timeout(this.#timeoutMs) : undefined;
-    const signal = options.signal && timeout ? AbortSignal.any([options.signal, timeout]) : undefined;
+    const bound = options.signal ? boundBy(options.signal, this.#timeoutMs) : undefined;
     const unavailable = (
       reason: ConstructorParameters<typeof GatewayUnavailable>[1],
       message: string,
@@ -476,7 +475,7 @@ export class GatewayClient implements Gateway {
         path: this.#path(operation),
         headers: HEADERS,
         body: this.#body(operation, members),
-        signal,
+        signal: bound?.signal,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
@@ -497,7 +496,7 @@ export class GatewayClient implements Gateway {
       const timedOut = errorCodes(error).some(
         (c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT',
       );
-      if (timedOut || timeout?.aborted) {
+      if (timedOut || bound?.timedOut()) {
         throw unavailable('timeout', `no reply within ${this.#timeoutMs} ms from ${this.target}`, true);
       }
       if (options.signal?.aborted) throw unavailable('aborted', 'call aborted', true);
@@ -508,6 +507,8 @@ export class GatewayClient implements Gateway {
         `network error talking to ${this.target}${code ? ` (${code})` : ''}`,
         true,
       );
+    } finally {
+      bound?.release();
     }
 
     let json: unknown;
@@ -576,4 +577,32 @@ export class GatewayClient implements Gateway {
     if (response.Status.Code !== 200) throw rejectedBy(json)!;
     return response;
   }
+}
+
+/**
+ * A signal that aborts when the caller's does or after `ms`, released when the call ends. Not AbortSignal.any:
+ * on Node 20 every signal it makes stays in the caller's set of dependants for as long as the caller's signal
+ * lives (nodejs/node#55351), ~60 bytes a call, and the inbound relay's lives as long as the relay runs.
+ */
+function boundBy(
+  caller: AbortSignal,
+  ms: number,
+): { signal: AbortSignal; timedOut(): boolean; release(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(caller.reason);
+  if (caller.aborted) onAbort();
+  else caller.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The gateway call timed out', 'TimeoutError'));
+  }, ms);
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release() {
+      clearTimeout(timer);
+      caller.removeEventListener('abort', onAbort);
+    },
+  };
 }

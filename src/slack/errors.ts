@@ -20,10 +20,10 @@ export function slackRefusalOf(error: unknown): string | undefined {
   return e?.code === 'slack_webapi_platform_error' ? e.data?.error : undefined;
 }
 
-/** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
 /** The operations that change something at the gateway: cut off, they may have been done. */
 const SENDS: ReadonlySet<string> = new Set(['Submit', 'SubmitMulti', 'Cancel']);
 
+/** Turns any failure into one sentence a person can act on; never a stack trace or a secret. */
 export function userMessageFor(error: unknown): string {
   return scrubSecrets(sentenceFor(error));
 }

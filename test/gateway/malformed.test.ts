@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
@@ -187,6 +188,18 @@ describe('gateway client: transport faults', () => {
     const pending = failure(gateway.getBalance({ signal: controller.signal }));
     controller.abort();
     expect(await pending).toMatchObject({ reason: 'aborted' });
+  });
+
+  it('with a caller signal, a gateway that never answers still times out, and the signal is left as it was', async () => {
+    server = await startRawServer(() => {});
+    const gateway = clientFor(server.url, 200);
+    // A signal that outlives many calls, as the inbound relay's does for as long as it runs.
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      const error = await failure(gateway.getBalance({ signal: controller.signal }));
+      expect(error).toMatchObject({ reason: 'timeout' });
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('the client and its errors never show the password', async () => {

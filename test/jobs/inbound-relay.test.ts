@@ -258,7 +258,8 @@ describe('inbound relay: faults', () => {
   });
 
   it('stopped while the gateway holds its Receive, it stops without waiting for it or trying it again', async () => {
-    const relay = rig.relay();
+    const { logger, lines } = captureLogger();
+    const relay = rig.relay({ logger });
     await rig.control.fault({ operation: 'Receive', kind: 'timeout', delayMs: 60_000, times: 5 });
     const before = await rig.control.callCount('Receive');
     relay.start();
@@ -271,6 +272,8 @@ describe('inbound relay: faults', () => {
 
     // The client's 2 s timeout would have ended the wait and tried Receive again before a stop that waited.
     expect(await rig.control.callCount('Receive')).toBe(before + 1);
+    // Its own stop is no gateway outage.
+    expect(lines.filter((l) => l.msg.includes('gateway unavailable'))).toEqual([]);
   });
 
   it('backs off exponentially, up to five minutes', () => {

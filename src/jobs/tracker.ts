@@ -65,6 +65,8 @@ export class DeliveryTracker {
   #windowStart = 0;
   #lastStaleCheck = 0;
   #callsInWindow = 0;
+  /** Aborted by stop(): a QueryMulti the gateway holds does not hold the stop (up to its timeout and retries). */
+  #abort = new AbortController();
 
   constructor(options: TrackerOptions) {
     this.#o = {
@@ -85,11 +87,16 @@ export class DeliveryTracker {
   }
 
   start(): void {
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     this.#loop.start();
   }
 
-  /** Waits for the tick in progress, so no poll is cut off half-recorded. */
+  /**
+   * Abandons the QueryMulti in flight, then waits for the tick in progress, so no poll is cut off half-recorded:
+   * an abandoned poll records nothing, and its batch is polled again once its claim runs out.
+   */
   async stop(): Promise<void> {
+    this.#abort.abort(new Error('delivery tracker stopping'));
     await this.#loop.stop();
   }
 
@@ -214,7 +221,10 @@ export class DeliveryTracker {
     const age = now.getTime() - submittedAt.getTime();
     const expired = age > (validityMinutesOf(row) + 60) * 60_000;
     try {
-      const { reports } = await this.#o.gateway.queryMulti({ messageId: Number(row.messageId) });
+      const { reports } = await this.#o.gateway.queryMulti(
+        { messageId: Number(row.messageId) },
+        { signal: this.#abort.signal },
+      );
       const report = reports[0];
       const delivered = report?.deliveredCount ?? row.delivery.delivered;
       const undelivered = report?.undeliveredCount ?? row.delivery.undelivered;
@@ -239,6 +249,7 @@ export class DeliveryTracker {
           'SMS batch final',
         );
     } catch (error) {
+      if (this.#abort.signal.aborted) return row;
       // A batch the gateway no longer knows is final; anything else is tried again later.
       const gone = error instanceof GatewayRejected && error.code === 404;
       await this.#o.store.outbox.recordProgress(row.id, {

@@ -94,6 +94,30 @@ describe('a bot stopped while a send waits on the gateway', () => {
     }
   }, 20_000);
 
+  it('abandons the delivery poll the gateway holds, without trying it again, when the tracker stops', async () => {
+    const { bot, close, control } = await localBot();
+    try {
+      const sent = await oneSms(bot, {
+        idempotencyKey: 'polled-at-stop',
+        checkBalance: false,
+        text: 'Polled',
+      });
+      expect(sent.kind).toBe('submitted');
+      await control.fault({ operation: 'QueryMulti', kind: 'timeout', delayMs: 60_000, times: 5 });
+      const before = await control.callCount('QueryMulti');
+      const polled = bot.tracker.pollNow(sent.row.id);
+      while ((await control.callCount('QueryMulti')) === before) await new Promise((r) => setImmediate(r));
+
+      await bot.tracker.stop();
+
+      // The test bot's gateway gives up after 2 s and tries a read again: a poll still waiting would have.
+      expect((await polled)?.delivery.final).toBe(false);
+      expect(await control.callCount('QueryMulti')).toBe(before + 1);
+    } finally {
+      await close();
+    }
+  });
+
   it('gives a Submit the gateway never answers one budget of 5 s, then records its fate unknown and closes', async () => {
     const { bot, close, control, databaseUrl } = await localBot({ SMS_GATEWAY_TIMEOUT_MS: '120000' });
     await control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 60_000, times: 1 });

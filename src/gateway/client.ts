@@ -3,6 +3,7 @@ import { inspect } from 'node:util';
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../log.js';
 import { scrubUpstreamText } from '../secrets.js';
+import { SendsInFlight } from '../sends-in-flight.js';
 import { GatewayRejected, GatewayRequestInvalid, GatewayUnavailable } from './errors.js';
 import { FAST_REPLIES } from './fast-replies.js';
 import { formatGatewayTime } from './time.js';
@@ -105,8 +106,7 @@ export class GatewayClient implements Gateway {
   readonly #observer: GatewayObserver | undefined;
   readonly #closeGraceMs: number;
   /** Sends (Submit, SubmitMulti, Cancel) between their first attempt and their outcome: close() waits for them. */
-  #sendsInFlight = 0;
-  #noSendsInFlight: (() => void) | undefined;
+  readonly #sends = new SendsInFlight();
   /** From the moment close() begins: no new attempt starts. */
   #closing: Promise<void> | undefined;
   /** Once close() drops the connections: what was still waiting ended with them. */
@@ -320,15 +320,7 @@ export class GatewayClient implements Gateway {
   }
 
   async #close(graceMs: number): Promise<void> {
-    if (this.#sendsInFlight > 0 && graceMs > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        this.#noSendsInFlight = resolve;
-        timer = setTimeout(resolve, graceMs);
-      });
-      clearTimeout(timer);
-      this.#noSendsInFlight = undefined;
-    }
+    if (graceMs > 0) await this.#sends.settled(graceMs);
     this.#dropped = true;
     await this.#pool.destroy();
   }
@@ -377,13 +369,8 @@ export class GatewayClient implements Gateway {
     kind: Kind,
     options: CallOptions = {},
   ): Promise<z.output<Schemas[O]>['Response']> {
-    if (kind === 'read') return this.#attempts(operation, members, kind, options);
-    this.#sendsInFlight++;
-    try {
-      return await this.#attempts(operation, members, kind, options);
-    } finally {
-      if (--this.#sendsInFlight === 0) this.#noSendsInFlight?.();
-    }
+    const attempts = this.#attempts(operation, members, kind, options);
+    return kind === 'send' ? this.#sends.track(attempts) : attempts;
   }
 
   async #attempts<O extends Operation>(

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type DataCoding, type Gateway, GatewayError, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
 import { scrubSecrets } from '../secrets.js';
+import type { SendsInFlight } from '../sends-in-flight.js';
 import type { JsonValue, OutboxRow, Store } from '../store/index.js';
 import { checkAtSending, refuseSend, type SendPolicy, type SendRefusal } from './checks.js';
-import type { SendsInFlight } from './in-flight.js';
 import { defaultSendLease, keepLease, type SendLease } from './lease.js';
 
 /** What is about to be sent, already validated. */

@@ -2,9 +2,9 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { Config } from '../config.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
-import type { SendsInFlight } from '../sending/in-flight.js';
 import type { SendLease } from '../sending/lease.js';
 import type { SendObserver } from '../sending/send.js';
+import type { SendsInFlight } from '../sends-in-flight.js';
 import type { Store } from '../store/index.js';
 import type { UserZones } from './user-zones.js';
 

@@ -1,10 +1,11 @@
-import { within } from '../within.js';
+import { within } from './within.js';
 
 /**
  * The sends this process has started and not finished. A send runs after Slack's ack, so no request is open
  * for it when shutdown begins: shutdown waits here (for a bounded time) before it closes the gateway and the
  * store, so that a MessageId the gateway returns meanwhile is recorded on its send rather than left for the
- * next start to find unknown.
+ * next start to find unknown. The gateway client keeps one of its own, of its Submit, SubmitMulti and Cancel
+ * calls, for the grace its close gives them.
  */
 export class SendsInFlight {
   readonly #running = new Set<Promise<unknown>>();

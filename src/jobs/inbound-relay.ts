@@ -122,8 +122,6 @@ export class InboundRelay {
   /** Delivery keys known to be posted or skipped, with the message's Received time for pruning. */
   readonly #done = new Map<string, number>();
   readonly #slackFailing = new Map<string, Date>();
-  #abort = new AbortController();
-  #stopping = false;
   readonly #loop: JobLoop;
   #cycle: Promise<PollResult> | undefined;
   /** What the loop's last poll did: it decides how soon the next one runs. */
@@ -179,15 +177,12 @@ export class InboundRelay {
   }
 
   start(): void {
-    this.#stopping = false;
-    this.#abort = new AbortController();
     this.#loop.start();
   }
 
   /** Lets the post in flight finish and be recorded, gives back the claims not yet posted, then resolves. */
   async stop(): Promise<void> {
-    this.#stopping = true;
-    this.#abort.abort(new Error('inbound relay stopping'));
+    // The loop's stop aborts its signal (a Receive or a pacer's wait in progress ends) before it waits.
     await this.#loop.stop();
     // A poll started by pollOnce() rather than by the loop is waited for too.
     await this.#cycle;
@@ -243,10 +238,10 @@ export class InboundRelay {
       // A stop does not wait out a Receive the gateway holds (up to its timeout, and a retry after it).
       messages = await this.#o.gateway.receive(
         { range: { begin, end }, state: 'All' },
-        { signal: this.#abort.signal },
+        { signal: this.#loop.signal },
       );
     } catch (error) {
-      if (this.#stopping) {
+      if (this.#loop.stopping) {
         result.ok = false;
         result.error = 'stopped while waiting for Receive';
         return;
@@ -369,8 +364,8 @@ export class InboundRelay {
     const tsOf: string[] = [];
     for (const [index, post] of plan.entries()) {
       const rest = () => plan.slice(index).flatMap((p) => p.entries.map((e) => e.value));
-      if (this.#stopping || this.#now().getTime() > deadline) {
-        if (!this.#stopping) result.more = true;
+      if (this.#loop.stopping || this.#now().getTime() > deadline) {
+        if (!this.#loop.stopping) result.more = true;
         await this.#giveBack(rest(), result);
         return;
       }
@@ -433,7 +428,7 @@ export class InboundRelay {
     const request = { items: post.entries.map((e) => e.value.item), shared: post.shared };
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.#pacer.turn(channel, this.#abort.signal);
+        await this.#pacer.turn(channel, this.#loop.signal);
       } catch {
         return { kind: 'stopped' };
       }

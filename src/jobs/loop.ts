@@ -33,6 +33,7 @@ export class JobLoop {
   #running: Promise<unknown> | undefined;
   #started = false;
   #stopping = false;
+  #abort = new AbortController();
 
   constructor(options: JobLoopOptions) {
     this.#o = options;
@@ -51,16 +52,23 @@ export class JobLoop {
     return this.#stopping;
   }
 
+  /** Aborted by stop(): a pass hands it to the calls it waits on (a gateway call), so that a stop need not wait. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
   start(): void {
     if (this.#started) return;
     this.#started = true;
     this.#stopping = false;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     this.#schedule(0);
   }
 
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#started = false;
+    this.#abort.abort(new Error(`${this.#o.name}: stopping`));
     if (this.#timer) clearTimeout(this.#timer);
     await this.#running;
   }

@@ -65,8 +65,6 @@ export class DeliveryTracker {
   #windowStart = 0;
   #lastStaleCheck = 0;
   #callsInWindow = 0;
-  /** Aborted by stop(): a QueryMulti the gateway holds does not hold the stop (up to its timeout and retries). */
-  #abort = new AbortController();
 
   constructor(options: TrackerOptions) {
     this.#o = {
@@ -87,16 +85,15 @@ export class DeliveryTracker {
   }
 
   start(): void {
-    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     this.#loop.start();
   }
 
   /**
-   * Abandons the QueryMulti in flight, then waits for the tick in progress, so no poll is cut off half-recorded:
-   * an abandoned poll records nothing, and its batch is polled again once its claim runs out.
+   * Abandons the QueryMulti in flight (a gateway holding it does not hold the stop, up to its timeout and
+   * retries), then waits for the tick in progress, so no poll is cut off half-recorded: an abandoned poll records
+   * nothing, and its batch is polled again once its claim runs out.
    */
   async stop(): Promise<void> {
-    this.#abort.abort(new Error('delivery tracker stopping'));
     await this.#loop.stop();
   }
 
@@ -223,7 +220,7 @@ export class DeliveryTracker {
     try {
       const { reports } = await this.#o.gateway.queryMulti(
         { messageId: Number(row.messageId) },
-        { signal: this.#abort.signal },
+        { signal: this.#loop.signal },
       );
       const report = reports[0];
       const delivered = report?.deliveredCount ?? row.delivery.delivered;
@@ -249,7 +246,7 @@ export class DeliveryTracker {
           'SMS batch final',
         );
     } catch (error) {
-      if (this.#abort.signal.aborted) return row;
+      if (this.#loop.signal.aborted) return row;
       // A batch the gateway no longer knows is final; anything else is tried again later.
       const gone = error instanceof GatewayRejected && error.code === 404;
       await this.#o.store.outbox.recordProgress(row.id, {

@@ -49,3 +49,38 @@ describe('JobLoop tells its observer of every pass', () => {
     for (const t of told) expect(t.seconds).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('JobLoop stops what its pass waits on', () => {
+  it('aborts the signal its pass holds when stopped, and gives a new one when started again', async () => {
+    let passStarted!: () => void;
+    const started = new Promise<void>((resolve) => (passStarted = resolve));
+    let ended = 'not yet';
+    const loop: JobLoop = JobLoop.every({
+      name: 'waiting job',
+      logger: silentLogger,
+      everyMs: 60_000,
+      // A pass that would wait a minute on something it was handed the loop's signal for.
+      run: async () => {
+        const signal = loop.signal;
+        passStarted();
+        ended = await new Promise<string>((resolve) => {
+          const timer = setTimeout(() => resolve('waited it out'), 60_000);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve('aborted');
+          });
+        });
+      },
+    });
+    loop.start();
+    await started;
+
+    await loop.stop();
+
+    expect(ended).toBe('aborted');
+    expect(loop.signal.aborted).toBe(true);
+    loop.start();
+    expect(loop.signal.aborted).toBe(false);
+    await loop.stop();
+  });
+});

@@ -549,7 +549,10 @@ export class GatewayClient implements Gateway {
         }
       }
     // The common reply of the busiest operations, checked by hand; anything else goes through zod.
-    const fast = (FAST_REPLIES[operation] as ((json: unknown) => unknown) | undefined)?.(json);
+    const fast = (FAST_REPLIES[operation] as ((json: unknown, timeZone: string) => unknown) | undefined)?.(
+      json,
+      this.#timeZone,
+    );
     if (fast !== undefined) return (fast as { Response: z.output<Schemas[O]>['Response'] }).Response;
     // One full parse on the common path; a failure reply lacks the other members, so it is read as a Status.
     const parsed = this.#schemas[operation].safeParse(json);

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { formatForPeople } from '../../sms/index.js';
+import { onBlockAction } from '../action-routes.js';
 import { openCompose } from '../compose/open.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
@@ -51,5 +52,5 @@ export function replyHandler(deps: SlackDeps) {
 
 /** Buttons on inbound SMS posts (Reply). */
 export function registerInboundActions(app: App, deps: SlackDeps): void {
-  app.action({ action_id: INBOUND_REPLY_ACTION, type: 'block_actions' }, replyHandler(deps));
+  onBlockAction(app, INBOUND_REPLY_ACTION, replyHandler(deps));
 }

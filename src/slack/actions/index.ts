@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { onBlockAction } from '../action-routes.js';
 import { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
 import { CAMPAIGN_ACTIONS } from '../ui/campaign.js';
@@ -21,20 +22,20 @@ export function register(app: App, deps: SlackDeps): void {
   const updates = new ViewUpdates(deps.logger);
   const estimate = estimateHandler(deps, updates);
   for (const field of [FIELD.text, FIELD.recipients, FIELD.csv, FIELD.list, FIELD.encoding]) {
-    app.action({ action_id: field, type: 'block_actions' }, estimate);
+    onBlockAction(app, field, estimate);
   }
-  app.action({ action_id: FIELD.mode, type: 'block_actions' }, modeHandler(deps, updates));
-  app.action({ action_id: FIELD.template, type: 'block_actions' }, templateHandler(deps, updates));
-  app.action({ action_id: CARD_ACTIONS.refresh, type: 'block_actions' }, cardRefreshHandler(deps));
-  app.action({ action_id: CARD_ACTIONS.cancel, type: 'block_actions' }, cardCancelHandler(deps));
-  app.action({ action_id: CANCEL_CONFIRM_ACTION, type: 'block_actions' }, cancelConfirmHandler(deps));
-  app.action({ action_id: CARD_ACTIONS.checkGateway, type: 'block_actions' }, checkGatewayHandler(deps));
-  app.action({ action_id: GATEWAY_CHECK_ACTIONS.confirm, type: 'block_actions' }, confirmMatchHandler(deps));
-  app.action({ action_id: GATEWAY_CHECK_ACTIONS.notSent, type: 'block_actions' }, markNotSentHandler(deps));
-  app.action({ action_id: CAMPAIGN_ACTIONS.cancel, type: 'block_actions' }, campaignCancelHandler(deps));
-  app.action({ action_id: CAMPAIGN_ACTIONS.sendRest, type: 'block_actions' }, campaignSendRestHandler(deps));
-  app.action({ action_id: CAMPAIGN_ACTIONS.refresh, type: 'block_actions' }, campaignRefreshHandler(deps));
-  app.action({ action_id: REJECTED_ROWS_ACTION, type: 'block_actions' }, rejectedRowsHandler(deps));
+  onBlockAction(app, FIELD.mode, modeHandler(deps, updates));
+  onBlockAction(app, FIELD.template, templateHandler(deps, updates));
+  onBlockAction(app, CARD_ACTIONS.refresh, cardRefreshHandler(deps));
+  onBlockAction(app, CARD_ACTIONS.cancel, cardCancelHandler(deps));
+  onBlockAction(app, CANCEL_CONFIRM_ACTION, cancelConfirmHandler(deps));
+  onBlockAction(app, CARD_ACTIONS.checkGateway, checkGatewayHandler(deps));
+  onBlockAction(app, GATEWAY_CHECK_ACTIONS.confirm, confirmMatchHandler(deps));
+  onBlockAction(app, GATEWAY_CHECK_ACTIONS.notSent, markNotSentHandler(deps));
+  onBlockAction(app, CAMPAIGN_ACTIONS.cancel, campaignCancelHandler(deps));
+  onBlockAction(app, CAMPAIGN_ACTIONS.sendRest, campaignSendRestHandler(deps));
+  onBlockAction(app, CAMPAIGN_ACTIONS.refresh, campaignRefreshHandler(deps));
+  onBlockAction(app, REJECTED_ROWS_ACTION, rejectedRowsHandler(deps));
   registerInboundActions(app, deps);
   registerThreadAnswerActions(app, deps);
   registerScheduledActions(app, deps);

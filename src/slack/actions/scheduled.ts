@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { cancelScheduledSend, requestOfScheduled, scheduleOf } from '../../sending/scheduled.js';
 import { campaignKeyOfClaim, startedCampaignOf } from '../../sending/scheduled-campaign.js';
 import type { OutboxRow } from '../../store/index.js';
+import { onBlockAction } from '../action-routes.js';
 import { openCompose } from '../compose/open.js';
 import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
@@ -159,7 +160,7 @@ export function editHandler(deps: SlackDeps) {
 }
 
 export function registerScheduledActions(app: App, deps: SlackDeps): void {
-  app.action({ action_id: SCHEDULED_ACTIONS.sendNow, type: 'block_actions' }, sendNowHandler(deps));
-  app.action({ action_id: SCHEDULED_ACTIONS.edit, type: 'block_actions' }, editHandler(deps));
-  app.action({ action_id: SCHEDULED_ACTIONS.cancel, type: 'block_actions' }, cancelHandler(deps));
+  onBlockAction(app, SCHEDULED_ACTIONS.sendNow, sendNowHandler(deps));
+  onBlockAction(app, SCHEDULED_ACTIONS.edit, editHandler(deps));
+  onBlockAction(app, SCHEDULED_ACTIONS.cancel, cancelHandler(deps));
 }

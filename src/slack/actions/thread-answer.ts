@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { executeSend, type SendOutcome } from '../../sending/send.js';
+import { onBlockAction } from '../action-routes.js';
 import type { Draft } from '../compose/draft.js';
 import { postCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
@@ -95,6 +96,6 @@ export function threadAnswerCancelHandler(deps: SlackDeps) {
 }
 
 export function registerThreadAnswerActions(app: App, deps: SlackDeps): void {
-  app.action({ action_id: THREAD_ANSWER_SEND, type: 'block_actions' }, threadAnswerSendHandler(deps));
-  app.action({ action_id: THREAD_ANSWER_CANCEL, type: 'block_actions' }, threadAnswerCancelHandler(deps));
+  onBlockAction(app, THREAD_ANSWER_SEND, threadAnswerSendHandler(deps));
+  onBlockAction(app, THREAD_ANSWER_CANCEL, threadAnswerCancelHandler(deps));
 }

@@ -5,6 +5,7 @@ import { startOfDay } from 'date-fns';
 import { DEFAULT_MIN_INTERVAL_SECONDS, effectiveSchedule } from '../../digests/schedule-interval.js';
 import { runwayOf, spendOf, spendWindow } from '../../digests/spend.js';
 import type { Subscription } from '../../store/index.js';
+import { onBlockAction } from '../action-routes.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { inboxWindow, newestInbound } from '../lookup-windows.js';
@@ -110,7 +111,7 @@ export function registerHomeEvents(app: App, deps: SlackDeps): void {
       );
     });
   });
-  app.action({ action_id: HOME_REFRESH_ACTION, type: 'block_actions' }, async ({ ack, body, client }) => {
+  onBlockAction(app, HOME_REFRESH_ACTION, async ({ ack, body, client }) => {
     await ack();
     await publish(deps, client, body.user.id).catch((error: unknown) => {
       deps.logger.warn(

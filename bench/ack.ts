@@ -12,12 +12,15 @@
 // code compiled) came back from the gateway inside the measured acks, the same two or three every run: that
 // alone made the p99 (then the 2nd-slowest of 200) 12-15 ms where the bare app's was 6-16.
 //
-// The p99 pools 9 rounds of 200 (the 18th-slowest of 1,800 acks), each round over before its first held answer
+// The p99 pools 20 rounds of 200 (the 40th-slowest of 4,000 acks), each round over before its first held answer
 // comes back (at ~3 ms a pair), the round's replies all in before the next starts. One round's p99 is its
 // 2nd-slowest ack, and on a 2-core machine that is whichever process the scheduler kept waiting: two bare apps
-// measured this way came out 0.87x-1.88x of each other in single runs of 400 (2026-11-27), pooled 0.77x-1.06x.
-// What is left of our tail is mostly our own young-generation collections: ~44 of ~8 ms (the longest 14-30 ms)
-// in a run of 2,000 commands with their replies, where the bare app allocates next to nothing (--trace-gc).
+// measured this way came out 0.87x-1.88x of each other in single runs of 400 (2026-11-27), pooled over 1,800
+// (9 rounds, until 2026-11-27, later) 0.77x-1.06x, as wide as the target's margin: hence 20 rounds.
+// What is left of our tail is mostly our own young-generation collections, where the bare app allocates next to
+// nothing. A /sms balance allocated ~360 KB with its reply until 2026-11-27, later: a fifth of it the balance
+// log read through zod (now by hand when plain, fast-replies.ts), another fifth Bolt running the command past two
+// dozen block-action listeners (now one, action-routes.ts); ~225 KB since (--trace-gc-nvp).
 // Run alone with `npx tsx bench/ack.ts`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +38,7 @@ import { formatFigure } from './storage.js';
 
 /** Measured acks per app and round: at ~3 ms a pair a round is over before its first held answer comes back. */
 const PER_ROUND = 200;
-const ROUNDS = 9;
+const ROUNDS = 20;
 const REQUESTS = PER_ROUND * ROUNDS;
 /** Whole commands per app before the measure, gateway answering at once. */
 const WARMUP = 100;

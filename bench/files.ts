@@ -37,9 +37,10 @@ const ROWS = 100_000;
 const CHUNK = 1_000;
 // The first pass loads the file parsers and compiles the path (what a bot's first upload costs, shown as a
 // figure of its own); the median of the passes after it is what the uploads after it cost. (Until 2026-11-26 the
-// median took the first pass in too: one cold pass of five moved the median up by one place.) Ten warm passes
-// since 2026-11-27, not six: this machine changes speed by half within a run, and six let one spell move the median.
-const REPETITIONS = 11;
+// median took the first pass in too: one cold pass of five moved the median up by one place.) Twenty warm passes
+// since 2026-11-27, later (ten before, six before that): on this project's machines one pass's ratio to the floor
+// beside it ranges over 2.3x-5.9x for the same code (2026-11-27), and ten let one slow spell move the median.
+const REPETITIONS = 21;
 const TEMPLATE =
   'Merhaba {{Ad}}, {{Sipariş}} numaralı siparişiniz hazır. Kadıköy mağazasından alabilirsiniz.';
 const TEXT = 'Kampanya başladı: tüm ürünlerde %20 indirim. Çıkmak için RET yazın.';

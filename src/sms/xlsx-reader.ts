@@ -549,7 +549,7 @@ function valueText(
   }
   // n (the default type): a whole number as Excel writes one, digits alone, is already what cellText would
   // write; read as latin1 (it is ASCII), checked on the bytes, without a regular expression or UTF-8 decoding.
-  if (type === 0x6e && wholeNumberDigits(xml, start, vEnd)) return xml.toString('latin1', start, vEnd);
+  if (type === 0x6e && wholeNumberDigits(xml, start, vEnd)) return latin1(xml, start, vEnd);
   const raw = xml.toString('utf8', start, vEnd);
   if (type === 0x62) return raw === '1' || raw === 'true' ? 'TRUE' : 'FALSE'; // b
   if (type === 0x65) return decodeXml(raw); // e
@@ -564,6 +564,17 @@ function valueText(
   const trimmed = raw.trim();
   const number = Number(trimmed);
   return trimmed === '' || Number.isNaN(number) ? trimmed : cellText(number);
+}
+
+type Latin1Slicing = Buffer & { latin1Slice?(start: number, end: number): string };
+
+/**
+ * The bytes as latin1 text. Buffer#latin1Slice is what toString('latin1') itself calls once it has looked the
+ * encoding up (undici, bundled with Node, reads bodies with its sibling utf8Slice): called directly, half the time
+ * for a cell of ten digits (100,000 cells: ~20 against ~10 ms, 2026-11-27). toString where a Node lacks it.
+ */
+function latin1(xml: Latin1Slicing, from: number, to: number): string {
+  return xml.latin1Slice ? xml.latin1Slice(from, to) : xml.toString('latin1', from, to);
 }
 
 /** Whether the bytes from `from` to `to` are 0 or 1 to 15 digits without a leading zero. */

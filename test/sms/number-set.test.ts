@@ -28,6 +28,8 @@ describe('NumberSet (the opt-out check of a long send against the list)', () => 
       const asked = [...Array.from({ length: 300 }, one), ...list.filter(() => random() < 0.5)];
       const set = new NumberSet(list);
       expect(set.foundIn(asked)).toEqual(naive(asked, list));
+      // What a send keeps: every number not listed, repeats and order as asked.
+      expect(set.without(asked)).toEqual(asked.filter((n) => !list.includes(n)));
       for (const number of asked) expect(set.has(number)).toBe(list.includes(number));
     }
   });

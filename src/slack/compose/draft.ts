@@ -426,7 +426,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     if (rows) {
       rows = addresseesWhere(rows, (to) => !optedOut.has(to));
       recipients = rows.to;
-    } else recipients = recipients.filter((r) => !optedOut.has(r));
+    } else recipients = optedOut.without(recipients);
     if (fileReport) {
       // The recipients were the file's alone (a personalised file, or a file without typed numbers or a list):
       // those removed are the file's. Else the file's numbers are counted apart.

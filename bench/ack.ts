@@ -10,13 +10,14 @@
 // and reply included, before the gateway turns slow. Until 2026-11-27 the warm-up was ten acks, and what a bot
 // does once in its life (its first balance reply: the report zone's Intl formatter, ~10 ms; the first answers'
 // code compiled) came back from the gateway inside the measured acks, the same two or three every run: that
-// alone made the p99 (then the 2nd-slowest of 200) 12-15 ms where the bare app's was 6-16.
+// alone made the p99 (then the 3rd-slowest of 200) 12-15 ms where the bare app's was 6-16.
 //
-// The p99 pools 20 rounds of 200 (the 40th-slowest of 4,000 acks), each round over before its first held answer
-// comes back (at ~3 ms a pair), the round's replies all in before the next starts. One round's p99 is its
-// 2nd-slowest ack, and on a 2-core machine that is whichever process the scheduler kept waiting: two bare apps
-// measured this way came out 0.87x-1.88x of each other in single runs of 400 (2026-11-27), pooled over 1,800
-// (9 rounds, until 2026-11-27, later) 0.77x-1.06x, as wide as the target's margin: hence 20 rounds.
+// The p99 pools 20 rounds of 200 (the 41st-slowest of 4,000 acks: percentile() takes the nearest rank), each
+// round over before its first held answer comes back (at ~3 ms a pair), the round's replies all in before the
+// next starts. One round's p99 is its 3rd-slowest ack, and on a 2-core machine that is whichever process the
+// scheduler kept waiting: two bare apps measured this way came out 0.87x-1.88x of each other in single runs of
+// 400 (2026-11-27), pooled over 1,800 (9 rounds, until 2026-11-27, later) 0.77x-1.06x, as wide as the target's
+// margin: hence 20 rounds.
 // What is left of our tail is mostly our own young-generation collections, where the bare app allocates next to
 // nothing. A /sms balance allocated ~360 KB with its reply until 2026-11-27, later: a fifth of it the balance
 // log read through zod (now by hand when plain, fast-replies.ts), another fifth Bolt running the command past two
@@ -171,7 +172,7 @@ async function measure(
       target,
     },
     {
-      name: `/sms balance ack p99 of one round of ${PER_ROUND} against the bare app's, median of ${ROUNDS} rounds (from ${round(Math.min(...roundRatios), 2)}x to ${round(Math.max(...roundRatios), 2)}x; no target: one round's p99 is its 2nd-slowest ack)`,
+      name: `/sms balance ack p99 of one round of ${PER_ROUND} against the bare app's, median of ${ROUNDS} rounds (from ${round(Math.min(...roundRatios), 2)}x to ${round(Math.max(...roundRatios), 2)}x; no target: one round's p99 is its 3rd-slowest ack)`,
       value: round(median(roundRatios), 2),
       unit: 'x',
     },

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onBlockAction } from '../../src/slack/action-routes.js';
@@ -57,6 +59,16 @@ describe('block actions: one Bolt listener routes them by action_id', () => {
     const click = await h.driver.blockAction({ userId: users.admin, view, actionId: HOME_REFRESH_ACTION });
     expect(click.status).toBe(200);
     await h.fake.state.waitForCall('views.publish', () => true, { after });
+  });
+
+  it('is the one Bolt action listener in the source: a second would see the router ack what it has no route for', () => {
+    const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const others = files
+      .map((f) => join('src', f))
+      .filter((f) => f !== join('src', 'slack', 'action-routes.ts'))
+      .filter((f) => /\.action\s*\(/.test(readFileSync(f, 'utf8')));
+    expect(files.length).toBeGreaterThan(100);
+    expect(others).toEqual([]);
   });
 
   it('refuses a second handler for the same action_id when the bot is built', () => {

@@ -457,7 +457,7 @@ export class GatewayClient implements Gateway {
     let statusCode: number;
     let text: string;
     try {
-      const response = await this.#pool.request({
+      const sent = this.#pool.request({
         method: 'POST',
         path: this.#path(operation),
         headers: HEADERS,
@@ -466,6 +466,7 @@ export class GatewayClient implements Gateway {
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
+      const response = await (bound ? untilAborted(sent, bound.signal) : sent);
       statusCode = response.statusCode;
       text = await response.body.text();
     } catch (error) {
@@ -567,6 +568,36 @@ export class GatewayClient implements Gateway {
     if (response.Status.Code !== 200) throw rejectedBy(json)!;
     return response;
   }
+}
+
+/**
+ * The request, or its signal's reason as soon as the signal aborts. undici only notes the abort of a request still
+ * queued for a connection (all of them busy with calls the gateway holds) and rejects it once a connection frees:
+ * a loop's stop waited on a Receive queued behind 16 held reads until main.ts' deadline ended the process
+ * (2026-11-27). undici still drops the queued request, unsent, when its turn comes.
+ */
+function untilAborted<T>(request: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    request.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      request.catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**

@@ -315,7 +315,8 @@ export class InboundRelay {
   /** Opt-out and survey facts, worked out once per message and poll. */
   async #describe(message: InboundMessage): Promise<RelayItem> {
     const optedOut = await this.#optOut(message);
-    const survey = await this.#surveys.surveyFor(message);
+    // With the loop's signal: a GetSurveys queued behind held gateway calls must not hold the relay's stop.
+    const survey = await this.#surveys.surveyFor(message, this.#loop.signal);
     return { message, optedOut, ...(survey ? { survey } : {}) };
   }
 

@@ -33,22 +33,26 @@ export class SurveyMatcher {
     private readonly clock: () => number,
   ) {}
 
-  async surveyFor(message: InboundMessage): Promise<{ id: number; name?: string } | undefined> {
+  /** `signal` ends a GetSurveys in progress (the relay's stop): the post then lacks the survey's name, as on a failure. */
+  async surveyFor(
+    message: InboundMessage,
+    signal?: AbortSignal,
+  ): Promise<{ id: number; name?: string } | undefined> {
     const keyword = keywordOf(message);
     if (keyword === '') return undefined;
     const mapped = Object.entries(this.keywords);
     const named = mapped.find(([k]) => sameWord(k, keyword))?.[1];
     if (mapped.length > 0 && named === undefined) return undefined;
-    const surveys = await this.#list();
+    const surveys = await this.#list(signal);
     if (named !== undefined) return { id: named, name: surveys.find((s) => s.id === named)?.name };
     const byName = surveys.find((s) => sameWord(s.name.trim().split(/\s+/u, 1)[0] ?? '', keyword));
     return byName ? { id: byName.id, name: byName.name } : undefined;
   }
 
-  async #list(): Promise<Survey[]> {
+  async #list(signal: AbortSignal | undefined): Promise<Survey[]> {
     if (this.clock() < this.#freshUntil) return this.#surveys;
     try {
-      this.#surveys = await this.gateway.getSurveys();
+      this.#surveys = await this.gateway.getSurveys(signal ? { signal } : undefined);
       this.#freshUntil = this.clock() + LIST_TTL_MS;
     } catch {
       // Without the list a post only lacks the survey's name (or, unnamed, the survey line).

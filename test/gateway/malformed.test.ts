@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayClient, GatewayRejected, GatewayUnavailable } from '../../src/gateway/index.js';
 import { failure } from '../support/failure.js';
 import { closedPort, type RawServer, startRawServer } from '../support/raw-server.js';
@@ -188,6 +188,27 @@ describe('gateway client: transport faults', () => {
     const pending = failure(gateway.getBalance({ signal: controller.signal }));
     controller.abort();
     expect(await pending).toMatchObject({ reason: 'aborted' });
+  });
+
+  it('a caller abort ends a call still queued behind connections the gateway holds, and it is never sent', async () => {
+    server = await startRawServer(() => {});
+    const gateway = clientFor(server.url, 2_000);
+    // Every connection (16) held by a call the gateway never answers (sends: never tried twice), so the next call
+    // waits in undici's queue.
+    const held = Array.from({ length: 16 }, () =>
+      failure(gateway.submit({ from: 'ACME', to: ['905321234567'], message: 'x' })),
+    );
+    await vi.waitFor(() => expect(server!.requests).toHaveLength(16), { interval: 10 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const queued = failure(gateway.getSenders({ signal: controller.signal }));
+    controller.abort();
+    // Before 2026-11-27 undici only noted the abort, and the call waited until a connection freed (here 2 s).
+    expect(await queued).toMatchObject({ reason: 'aborted' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await Promise.all(held);
+    expect(server.requests.filter((r) => r.path.includes('GetSenders'))).toEqual([]);
+    expect(server.requests).toHaveLength(16);
   });
 
   it('with a caller signal, a gateway that never answers still times out, and the signal is left as it was', async () => {

@@ -135,4 +135,21 @@ describe('surveys', () => {
     );
     expect(await down.surveyFor(sms({ keyword: 'ANKET' }))).toEqual({ id: 301, name: undefined });
   });
+
+  it('hands GetSurveys the signal it is given, so that a relay’s stop ends a call the gateway holds', async () => {
+    const held = new SurveyMatcher(
+      {
+        getSurveys: (options) =>
+          new Promise((_, reject) =>
+            options?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+          ),
+      },
+      { ANKET: 301 },
+      () => 0,
+    );
+    const controller = new AbortController();
+    const answer = held.surveyFor(sms({ keyword: 'ANKET' }), controller.signal);
+    controller.abort();
+    expect(await answer).toEqual({ id: 301, name: undefined });
+  });
 });

@@ -16,14 +16,18 @@ type Fast<O extends Operation> = (json: unknown, timeZone: string) => z.output<S
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A member the schema reads as `text`: a string, or null/absent for ''. */
+function plainText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return v === null || v === undefined ? '' : undefined;
+}
+
 /** `{ Code: 200, Description }` as the schema reads it, or undefined when not that plain shape. */
 function okStatus(response: Record<string, unknown>): { Code: number; Description: string } | undefined {
   const status = response.Status;
   if (!isObject(status) || status.Code !== 200) return undefined;
-  const d = status.Description;
-  if (typeof d === 'string') return { Code: 200, Description: d };
-  if (d === null || d === undefined) return { Code: 200, Description: '' };
-  return undefined;
+  const Description = plainText(status.Description);
+  return Description === undefined ? undefined : { Code: 200, Description };
 }
 
 function responseOf(json: unknown): Record<string, unknown> | undefined {
@@ -45,12 +49,6 @@ function messageId(json: unknown) {
 function plainNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   return v === null || v === undefined ? 0 : undefined;
-}
-
-/** A member the schema reads as `text`: a string, or null/absent for ''. */
-function plainText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  return v === null || v === undefined ? '' : undefined;
 }
 
 /** A member the schema reads as `optionalInteger`: a whole number within 2^53, or null/absent for 0. */

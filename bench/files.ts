@@ -26,7 +26,7 @@ import { keptForm } from '../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../src/slack/deps.js';
 import { downloadSlackFile } from '../src/slack/file-download.js';
 import { confirmView } from '../src/slack/ui/compose.js';
-import { readTableFile } from '../src/sms/table-file.js';
+import { readTableFile } from '../src/tables/table-file.js';
 import { openStore } from '../src/store/index.js';
 import { type BenchFigure, type Figure, median, medianOfPairs, PAIRED, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';

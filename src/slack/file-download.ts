@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher, interceptors, request } from 'undici';
-import { MAX_TABLE_FILE_BYTES } from '../sms/table-file.js';
+import { MAX_TABLE_FILE_BYTES } from '../tables/table-file.js';
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
 // As many as fetch follows.

@@ -1,10 +1,9 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { countPiece } from './encoding.js';
-import { personalisedTable, readPhoneCell } from './file-recipients.js';
 import { foldCase } from './fold.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
+import { readPhoneCell } from './phone-cell.js';
 import { Repeats } from './repeats.js';
-import type { ColumnsWanted } from './table-file.js';
 import { trimmed } from './trim.js';
 
 export interface Envelope {
@@ -257,24 +256,6 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   };
 }
 
-/**
- * What a personalised send reads of a file: the phone column and the template's columns, found in the first
- * records as personalisedTable and addressRows find them; every column when the header or the template has a
- * problem (the draft then reports it from the whole file).
- */
-export function personalisedColumns(template: string, country: CountryCode): ColumnsWanted {
-  return (head) => {
-    const table = personalisedTable({ records: head }, country);
-    if (table.errors.length > 0) return undefined;
-    const indexes = [table.numberIndex];
-    for (const column of resolveColumns(templatePlaceholders(template), table.columns).values()) {
-      if (column === undefined) return undefined;
-      indexes.push(table.columns.indexOf(column));
-    }
-    return indexes;
-  };
-}
-
 /** [literal, column, literal, column, …, literal]; a placeholder with no column stays as written. */
 function compileTemplate(template: string, columnOf: ReadonlyMap<string, string | undefined>): string[] {
   const parts: string[] = [];
@@ -302,7 +283,7 @@ function numberOf(raw: string, defaultCountry: CountryCode) {
 }
 
 // Exact name first; otherwise ignore case, Turkish I's included, so {{Name}} finds "name".
-function resolveColumns(placeholders: readonly string[], columns: readonly string[]) {
+export function resolveColumns(placeholders: readonly string[], columns: readonly string[]) {
   const byFolded = new Map<string, string>();
   for (const column of columns) {
     if (column !== '' && !byFolded.has(foldCase(column))) byFolded.set(foldCase(column), column);

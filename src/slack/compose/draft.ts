@@ -3,7 +3,7 @@ import {
   type RejectedRow,
   recipientColumns,
   recipientsFromTable,
-} from '../../sms/file-recipients.js';
+} from '../../tables/file-recipients.js';
 import {
   type AddressedRows,
   type Addressees,
@@ -34,8 +34,8 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
-import { personalisedColumns } from '../../sms/personalise.js';
-import type { ColumnsWanted, Table } from '../../sms/table-file.js';
+import { personalisedColumns } from '../../tables/personalised-columns.js';
+import type { ColumnsWanted, Table } from '../../tables/table-file.js';
 import type { SendingSettings } from '../deps.js';
 import { formatCost, formatCount, plural } from '../ui/format.js';
 

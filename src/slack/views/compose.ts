@@ -2,8 +2,8 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import type { ModalView, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { SendRequest } from '../../sending/send.js';
-import type { RejectedRow } from '../../sms/file-recipients.js';
-import { readTableFile, TableFileError } from '../../sms/table-file.js';
+import type { RejectedRow } from '../../tables/file-recipients.js';
+import { readTableFile, TableFileError } from '../../tables/table-file.js';
 import {
   buildDraft,
   type CompactEnvelopes,

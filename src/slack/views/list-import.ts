@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import * as z from 'zod';
-import { recipientColumns, recipientsFromTable } from '../../sms/file-recipients.js';
-import { readTableFile, TableFileError } from '../../sms/table-file.js';
+import { recipientColumns, recipientsFromTable } from '../../tables/file-recipients.js';
+import { readTableFile, TableFileError } from '../../tables/table-file.js';
 import { uploadedFileOf, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';

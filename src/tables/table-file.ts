@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import { trimmed } from './trim.js';
+import { trimmed } from '../sms/trim.js';
 
 /**
  * Files of recipients as offices export them: .csv (comma, semicolon or tab, as Excel writes in a Turkish

@@ -3,8 +3,12 @@ import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { personalisedTable, phoneColumnByName, recipientsFromTable } from '../../src/sms/file-recipients.js';
-import { decodeText, guessedLineEnd, readTableFile, TableFileError } from '../../src/sms/table-file.js';
+import {
+  personalisedTable,
+  phoneColumnByName,
+  recipientsFromTable,
+} from '../../src/tables/file-recipients.js';
+import { decodeText, guessedLineEnd, readTableFile, TableFileError } from '../../src/tables/table-file.js';
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 

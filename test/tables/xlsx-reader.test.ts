@@ -7,8 +7,8 @@ import {
   readTableFile,
   readXlsxWithExceljs,
   TableFileError,
-} from '../../src/sms/table-file.js';
-import { readFirstSheet, XlsxTooLargeError } from '../../src/sms/xlsx-reader.js';
+} from '../../src/tables/table-file.js';
+import { readFirstSheet, XlsxTooLargeError } from '../../src/tables/xlsx-reader.js';
 
 async function workbookOf(
   sheets: { name: string; rows: (ExcelJS.CellValue | undefined)[][] }[],

@@ -1,7 +1,8 @@
-import type { CsvError, TableRow } from './csv.js';
-import { foldCase } from './fold.js';
-import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
-import { Repeats } from './repeats.js';
+import type { CsvError, TableRow } from '../sms/csv.js';
+import { foldCase } from '../sms/fold.js';
+import { type CountryCode, msisdnOf } from '../sms/numbers.js';
+import { readPhoneCell, SCIENTIFIC } from '../sms/phone-cell.js';
+import { Repeats } from '../sms/repeats.js';
 import type { ColumnsWanted, Table, TableRecord } from './table-file.js';
 
 /** A row of a file that gives no recipient, with the line it is on and why. */
@@ -51,35 +52,6 @@ export function phoneColumnByName(names: readonly string[]): number {
   const exact = keys.findIndex((k) => NUMBER_HEADERS.has(k));
   if (exact >= 0) return exact;
   return keys.findIndex((k) => NUMBER_STEMS.some((stem) => k.includes(stem)));
-}
-
-// 5.32E+09, 5,32E+09 (Turkish decimal comma), 9.05E+11: a spreadsheet showed a long number in scientific
-// notation and the CSV kept the rounded text. The digits it dropped cannot be recovered.
-const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?[eE]\+?\d+$/;
-
-/** A phone number read from a cell, or why not: the reasons name what a spreadsheet did to it. */
-export function readPhoneCell(
-  raw: string,
-  country: CountryCode,
-): { ok: true; msisdn: string } | { ok: false; reason: string } {
-  const text = raw.trim();
-  if (text === '') return { ok: false, reason: 'no phone number' };
-  const fast = msisdnOf(text, country);
-  if (fast !== undefined) return { ok: true, msisdn: fast };
-  if (SCIENTIFIC.test(text)) {
-    return {
-      ok: false,
-      reason: `the spreadsheet wrote the number as ${text}, which has lost its last digits: format the column as Text and export again`,
-    };
-  }
-  // Excel keeps a number cell's decimals in CSV: 5321234567.0 or 5321234567,00.
-  const decimals = /^(\d{7,15})[.,]0+$/.exec(text);
-  if (decimals) {
-    const msisdn = msisdnOf(decimals[1]!, country);
-    if (msisdn !== undefined) return { ok: true, msisdn };
-  }
-  const result = normaliseNumber(text, country);
-  return result.ok ? result : { ok: false, reason: result.reason };
 }
 
 function looksLikeNumber(cell: string, country: CountryCode): boolean {

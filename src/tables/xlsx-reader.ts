@@ -9,7 +9,7 @@ import { type ColumnsWanted, cellText, HEAD_RECORDS, type TableRecord } from './
  * parts needed are inflated by Node's zlib and the sheet's <c> elements found by position in the text: about
  * 0.1 s in all. Anything this does not know (a zip it cannot open, no part where the workbook says, a cell
  * without its reference, prefixed element names) gives undefined, and the caller reads the file with exceljs:
- * a workbook is never read wrong, at worst slowly. test/sms/xlsx-reader.test.ts holds it equal to exceljs.
+ * a workbook is never read wrong, at worst slowly. test/tables/xlsx-reader.test.ts holds it equal to exceljs.
  */
 export interface FastSheet {
   sheet: string | undefined;

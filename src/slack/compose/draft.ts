@@ -1,10 +1,4 @@
 import {
-  personalisedTable,
-  type RejectedRow,
-  recipientColumns,
-  recipientsFromTable,
-} from '../../tables/file-recipients.js';
-import {
   type AddressedRows,
   type Addressees,
   addresseesWhere,
@@ -34,6 +28,12 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
+import {
+  personalisedTable,
+  type RejectedRow,
+  recipientColumns,
+  recipientsFromTable,
+} from '../../tables/file-recipients.js';
 import { personalisedColumns } from '../../tables/personalised-columns.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
 import type { SendingSettings } from '../deps.js';

@@ -11,8 +11,8 @@ import {
 import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
-import { personalisedTable } from '../../../src/tables/file-recipients.js';
 import { renderEnvelopes } from '../../../src/sms/personalise.js';
+import { personalisedTable } from '../../../src/tables/file-recipients.js';
 import { HEAD_RECORDS, readTableFile } from '../../../src/tables/table-file.js';
 
 const ctx: DraftContext = {

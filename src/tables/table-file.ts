@@ -39,6 +39,8 @@ export const HEAD_RECORDS = 64;
 export interface ReadOptions {
   /** Read only these columns past the first records; so far the .xlsx reader does (text is split whole). */
   columnsWanted?: ColumnsWanted;
+  /** The worksheet to read by name; else the active tab when it is a visible worksheet, else the first visible one. */
+  sheet?: string;
 }
 
 export interface Table {
@@ -50,6 +52,8 @@ export interface Table {
   delimiter?: 'comma' | 'semicolon' | 'tab' | 'none';
   /** The sheet read, for xlsx. */
   sheet?: string;
+  /** A workbook's visible worksheets in tab order, so that the person can pick another than `sheet`. */
+  sheets?: string[];
 }
 
 const EXTENSIONS: Record<string, TableFileKind> = { csv: 'csv', tsv: 'tsv', txt: 'txt', xlsx: 'xlsx' };

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import { trimmed } from '../sms/trim.js';
+import { readTextTable } from './text-file.js';
 
 /**
  * Files of recipients as offices export them: .csv (comma, semicolon or tab, as Excel writes in a Turkish
- * locale), .tsv, .txt (one number per line) and .xlsx (the first sheet). Text is UTF-8 with or without a BOM,
- * UTF-16 with a BOM, or else Windows-1254 (Turkish Windows' "ANSI"). What comes out is rows of cells with the
- * line (or sheet row) each came from; finding the phone column and reading numbers is in file-recipients.ts.
+ * locale), .tsv, .txt (one number per line) and .xlsx. Text files are read in text-file.ts, their encoding found
+ * in text-encoding.ts. What comes out is rows of cells with the line (or sheet row) each came from; finding the
+ * phone column and reading numbers is in file-recipients.ts.
  */
 export type TableFileKind = 'csv' | 'tsv' | 'txt' | 'xlsx';
 
@@ -102,64 +102,6 @@ function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/**
- * iconv-lite (its code-page tables are half a megabyte) and Papa Parse are loaded when the first file is read,
- * not at start: most processes never read one.
- */
-const loadIconv = async () => (await import('iconv-lite')).default;
-const loadPapa = async () => (await import('papaparse')).default;
-
-/** Text of a file: a BOM says the encoding; else UTF-8 when the bytes are valid UTF-8, else Windows-1254. */
-export async function decodeText(bytes: Uint8Array): Promise<{ text: string; encoding: string }> {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { text: buffer.toString('utf8', 3), encoding: 'UTF-8 with BOM' };
-  }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: (await loadIconv()).decode(buffer.subarray(2), 'utf16le'), encoding: 'UTF-16' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: (await loadIconv()).decode(buffer.subarray(2), 'utf16be'), encoding: 'UTF-16' };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer), encoding: 'UTF-8' };
-  } catch {
-    // Not UTF-8: what Excel and Notepad write on a Turkish Windows ("ANSI"), a superset of Latin-5.
-    return { text: (await loadIconv()).decode(buffer, 'win1254'), encoding: 'Windows-1254' };
-  }
-}
-
-const DELIMITERS = [
-  { char: ',', name: 'comma' },
-  { char: ';', name: 'semicolon' },
-  { char: '\t', name: 'tab' },
-] as const;
-
-/**
- * The separator that splits the first lines most consistently: Excel in a Turkish locale writes `;`
- * because `,` is the decimal mark. Counted outside quotes over the first 20 non-empty lines.
- */
-export function detectDelimiter(text: string): (typeof DELIMITERS)[number] | undefined {
-  const lines = text
-    .slice(0, 64 * 1024)
-    .split(/\r\n|\r|\n/)
-    .filter((l) => l.trim() !== '')
-    .slice(0, 20)
-    .map((l) => l.replace(/"[^"]*"/g, ''));
-  let best: (typeof DELIMITERS)[number] | undefined;
-  let bestScore = 0;
-  for (const d of DELIMITERS) {
-    const counts = lines.map((l) => l.split(d.char).length - 1);
-    const first = counts[0] ?? 0;
-    if (first === 0) continue;
-    // Lines with the header's count of separators; a stray comma in a name scores little.
-    const score = counts.filter((c) => c === first).length * 1000 + first;
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
 /** Reads a file into records; throws TableFileError with a reason a person can act on. */
 export async function readTableFile(
   filename: string,
@@ -168,104 +110,7 @@ export async function readTableFile(
 ): Promise<Table> {
   const kind = tableFileKindOf(filename, bytes);
   if (kind === 'xlsx') return readXlsx(filename, bytes, options.columnsWanted);
-  const { text, encoding } = await decodeText(bytes);
-  const detected = kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);
-  return {
-    kind,
-    encoding,
-    delimiter: detected?.name ?? 'none',
-    records: detected ? readDelimited(text, detected.char, await loadPapa()) : readLines(text),
-  };
-}
-
-/** No separator at all (a .txt of one number per line): a line is a record, quotes and all. */
-function readLines(text: string): TableRecord[] {
-  const records: TableRecord[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const value = lines[i]!.trim();
-    if (value !== '') records.push({ line: i + 1, fields: [value.replace(/^"(.*)"$/, '$1')] });
-  }
-  return records;
-}
-
-/** Papa Parse guesses line ends from the first megabyte of text, outside quotes. */
-const GUESSED_FROM = 1024 * 1024;
-
-/**
- * The line end Papa Parse would guess for text with no quote in its first megabyte, found by counting instead
- * of splitting that megabyte twice (two lists of 30,000 strings for a 100,000-row file, made to count them).
- * Papa's rule: LF when there is no CR or an LF comes first; else CRLF when at least half of the CRs are one.
- * Undefined when a quote is there: Papa then guesses itself, with quoted text left out.
- */
-export function guessedLineEnd(text: string): '\n' | '\r\n' | '\r' | undefined {
-  // Papa strips one byte order mark before it looks (a file with two; decodeText takes the first).
-  const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const window = Math.min(text.length, from + GUESSED_FROM);
-  const quote = text.indexOf('"', from);
-  if (quote >= 0 && quote < window) return undefined;
-  let cr = text.indexOf('\r', from);
-  if (cr < 0 || cr >= window) return '\n';
-  const lf = text.indexOf('\n', from);
-  if (lf >= 0 && lf < cr) return '\n';
-  let crs = 0;
-  let crlfs = 0;
-  while (cr >= 0 && cr < window) {
-    crs++;
-    if (cr + 1 < window && text.charCodeAt(cr + 1) === 10) crlfs++;
-    cr = text.indexOf('\r', cr + 1);
-  }
-  // Papa splits on CR: crs + 1 pieces, and counts those that start with LF.
-  return crlfs >= (crs + 1) / 2 ? '\r\n' : '\r';
-}
-
-function readDelimited(text: string, delimiter: string, Papa: typeof import('papaparse')): TableRecord[] {
-  // Papa Parse: RFC 4180 quotes, and a fast path (split on line ends) when the file has no quote at all.
-  const newline = guessedLineEnd(text);
-  const parsed = Papa.parse<string[]>(text, {
-    delimiter,
-    skipEmptyLines: false,
-    ...(newline ? { newline } : {}),
-  });
-  const unclosed = parsed.errors.find((e) => e.code === 'MissingQuotes');
-  if (unclosed) {
-    const row = typeof unclosed.row === 'number' ? unclosed.row : undefined;
-    throw new TableFileError(
-      `The file cannot be read: a quote is opened${row === undefined ? '' : ` in row ${row + 1}`} and never closed.`,
-    );
-  }
-  // One row per line, except that a quoted value may hold line breaks: count them to keep lines exact. Without
-  // a quote in the file, no value can hold one.
-  const quoted = text.indexOf('"') >= 0;
-  const rows = parsed.data;
-  // Sized once and cut to length, as addressRows' list of numbers (personalise.ts).
-  const records: TableRecord[] = new Array(rows.length);
-  let kept = 0;
-  let line = 1;
-  // Indexed: no iterator result per row while the loop is not yet optimised (100,000 of them).
-  for (let r = 0; r < rows.length; r++) {
-    const fields = rows[r]!;
-    let blank = true;
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i]!;
-      const cell = trimmed(f);
-      if (cell !== f) fields[i] = cell;
-      if (cell !== '') blank = false;
-    }
-    if (!blank) records[kept++] = { line, fields };
-    line += quoted ? 1 + countBreaks(fields) : 1;
-  }
-  records.length = kept;
-  return records;
-}
-
-function countBreaks(fields: readonly string[]): number {
-  let n = 0;
-  for (const f of fields) {
-    if (f.length === 0 || (f.indexOf('\n') < 0 && f.indexOf('\r') < 0)) continue;
-    n += f.split(/\r\n|\r|\n/).length - 1;
-  }
-  return n;
+  return readTextTable(kind, bytes);
 }
 
 async function readXlsx(

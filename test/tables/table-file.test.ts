@@ -8,7 +8,9 @@ import {
   phoneColumnByName,
   recipientsFromTable,
 } from '../../src/tables/file-recipients.js';
-import { decodeText, guessedLineEnd, readTableFile, TableFileError } from '../../src/tables/table-file.js';
+import { readTableFile, TableFileError } from '../../src/tables/table-file.js';
+import { decodeText } from '../../src/tables/text-encoding.js';
+import { guessedLineEnd } from '../../src/tables/text-file.js';
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 

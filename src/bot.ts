@@ -315,13 +315,13 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       extra: (req, res) => workspace?.handle(req, res) ?? false,
     });
     httpServer = http;
-    // Its own listener on HOST: /metrics is never served beside /slack/events.
+    // Its own listener on METRICS_HOST (loopback by default): never beside /slack/events, nor open where HOST is.
     let metricsServer: RunningMetricsServer | undefined;
     if (metricsModule && metrics && config.metricsPort !== undefined) {
       const running = await metricsModule.startMetricsServer({
         registry: metrics.registry,
         port: config.metricsPort,
-        host,
+        host: config.metricsHost,
         logger,
       });
       metricsServer = running;

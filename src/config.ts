@@ -75,8 +75,10 @@ export interface Config {
   /** SCHEDULE_GRACE_MINUTES: a scheduled send found this late is still sent; a later one waits for its author. */
   readonly scheduleGraceMinutes: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** METRICS_PORT: GET /metrics on a listener of its own, on HOST; undefined: no metrics at all. */
+  /** METRICS_PORT: GET /metrics on a listener of its own; undefined: no metrics at all. */
   readonly metricsPort?: number;
+  /** METRICS_HOST: the address of that listener; loopback unless set, whatever HOST is. */
+  readonly metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -253,6 +255,10 @@ const envSchema = z.object({
   CONFIRM_RECIPIENTS: integer(0, 100_000, 50),
   CONFIRM_COST: decimal('an amount such as 25 or 12.50').optional(),
   SMS_PRICE_PER_SEGMENT: decimal('a price such as 0.05').optional(),
+  METRICS_HOST: matching(
+    /^(\[[0-9a-f:.]+\]|[0-9a-z.:-]+)$/i,
+    'expected an address for /metrics to listen on such as 127.0.0.1 (the default), 10.0.0.5 or 0.0.0.0',
+  ),
   METRICS_PORT: z
     .string()
     .trim()
@@ -411,6 +417,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     metricsPort: e.METRICS_PORT,
+    // Loopback, not HOST: in HTTP mode HOST is every interface, and metrics name channels and volumes.
+    metricsHost: e.METRICS_HOST?.replace(/^\[(.*)\]$/, '$1') ?? '127.0.0.1',
   };
   return deepFreeze(concealConfigSecrets(config));
 }

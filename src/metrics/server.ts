@@ -10,8 +10,10 @@ export interface RunningMetricsServer {
 }
 
 /**
- * GET /metrics in Prometheus' text format, on a listener of its own (METRICS_PORT), so that it is never
- * served beside /slack/events. Nothing else is served; an error while collecting answers 500 without detail.
+ * GET /metrics in Prometheus' text format, on a listener of its own (METRICS_PORT on METRICS_HOST), so that it is
+ * never served beside /slack/events, and by default only to this machine: the metrics name channels and show
+ * volumes, and HOST is every interface in HTTP mode. Nothing else is served; an error while collecting answers 500
+ * without detail.
  */
 export async function startMetricsServer(options: {
   registry: Registry;

@@ -1,11 +1,11 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
+import { rejectedRowsCsv } from '../../tables/rejected-rows-csv.js';
 import { viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { slackRefusalOf, userMessageFor } from '../errors.js';
 import { shareFile } from '../file-upload.js';
 import { context } from '../ui/blocks.js';
-import { rejectedRowsCsv } from '../ui/file-report.js';
 import type { StoredDraft } from '../views/compose.js';
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -65,7 +65,7 @@ export function rejectedRowsHandler(deps: SlackDeps) {
       const channelId = dm.channel?.id;
       if (!channelId) throw new Error('conversations.open gave no channel');
       await shareFile(client, {
-        bytes: rejectedRowsCsv(rows),
+        bytes: await rejectedRowsCsv(rows),
         filename: `${base}-rejected.csv`,
         title: `Rejected rows of ${stored.filename ?? 'the file'} (${rows.length})`,
         altText: `${rows.length} rejected rows`,

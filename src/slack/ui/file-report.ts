@@ -86,15 +86,3 @@ export function fileProblemView(
     blocks: [section(`:warning: ${escapeMrkdwn(problems.join('\n\n')).slice(0, 2900)}`), context(after)],
   };
 }
-
-/** The rejected rows as CSV for Excel: UTF-8 with a BOM, semicolons, one row per rejected line. */
-export function rejectedRowsCsv(
-  rows: readonly { line: number; input: string; reason: string }[],
-): Uint8Array {
-  const quote = (v: string) => `"${v.replaceAll('"', '""')}"`;
-  const body = [
-    'Line;Value;Reason',
-    ...rows.map((r) => `${r.line};${quote(r.input)};${quote(r.reason)}`),
-  ].join('\r\n');
-  return Buffer.from(`\uFEFF${body}\r\n`, 'utf8');
-}

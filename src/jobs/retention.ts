@@ -93,6 +93,8 @@ export class RetentionPurge {
     const campaigns = await store.campaigns.purgeContentBefore(before, now);
     const drafts = (await store.drafts.purgeCreatedBefore(before)) + (await store.drafts.pruneExpired(now));
     const threads = await store.inbound.purgeThreadsBefore(before);
+    // The purged texts leave the database file and its WAL too, not only its queries.
+    const erased = await store.eraseResidue();
     logger.info(
       {
         retentionDays: settings.retentionDays,
@@ -101,6 +103,7 @@ export class RetentionPurge {
         campaigns,
         drafts,
         threads,
+        erased,
       },
       'personal data older than RETENTION_DAYS purged',
     );

@@ -41,7 +41,7 @@ const sqliteMigrations = new Map<string, Promise<unknown>>();
 
 // Each driver is loaded by the store that uses it: a SQLite bot never loads pg, nor PostgreSQL better-sqlite3.
 async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: Logger): Promise<Store> {
-  const { openSqliteFile, sqliteKysely, withWriteLock } = await import('./sqlite.js');
+  const { openSqliteFile, sqliteKysely, truncateWal, withWriteLock } = await import('./sqlite.js');
   let raw: ReturnType<typeof openSqliteFile>;
   try {
     raw = openSqliteFile(target.path);
@@ -63,7 +63,8 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
     await db.destroy();
     throw openError(target, error);
   }
-  return assemble('sqlite', target, db, new Resilience(logger, target.masked, [], options.retry));
+  const resilience = new Resilience(logger, target.masked, [], options.retry);
+  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw));
 }
 
 async function openPostgres(target: PostgresTarget, options: StoreOptions, logger: Logger): Promise<Store> {
@@ -96,7 +97,8 @@ async function openPostgres(target: PostgresTarget, options: StoreOptions, logge
     await db.destroy().catch(() => undefined);
     throw openError(target, error);
   }
-  return assemble('postgres', target, db, resilience);
+  // Dead row versions stay in the table's pages until VACUUM: the operator's to schedule (README, Storage).
+  return assemble('postgres', target, db, resilience, async () => true);
 }
 
 function logReady(logger: Logger, target: DatabaseTarget, applied: string[]): void {
@@ -111,6 +113,7 @@ function assemble(
   target: DatabaseTarget,
   db: Kysely<Database>,
   resilience: Resilience,
+  eraseResidue: () => Promise<boolean>,
 ): Store {
   const secrets = target.kind === 'postgres' ? [target.password] : [];
   let closed = false;
@@ -132,6 +135,7 @@ function assemble(
         };
       }
     },
+    eraseResidue: () => (closed ? Promise.resolve(false) : eraseResidue()),
     async close() {
       if (closed) return;
       closed = true;

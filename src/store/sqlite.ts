@@ -20,6 +20,10 @@ export function openSqliteFile(path: string): Database.Database {
     }
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Erasure (`/sms forget`, the retention purge) must take the bytes too: without this, a deleted or rewritten
+    // row stays in the page's free space and in the file's free pages, readable by anyone who has the file or a
+    // copy of it. Costs a few more writes on deletes; the store deletes little.
+    db.pragma('secure_delete = ON');
     // Reading the schema proves the file is a database now rather than at the first query.
     db.prepare('select count(*) from sqlite_master').get();
     return db;
@@ -90,4 +94,15 @@ export async function withWriteLock<T>(db: Database.Database, work: () => Promis
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * After an erasure: copies the WAL into the file and truncates the WAL to nothing, so that neither the WAL's frames
+ * of the rows as they were nor a later copy of the file (a `.backup`) holds what was erased. False when another
+ * connection's read kept part of the WAL (SQLite waits busy_timeout for it first): the frames are then
+ * overwritten by the next checkpoint instead.
+ */
+export function truncateWal(db: Database.Database): boolean {
+  const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+  return result === undefined || result.busy === 0;
 }

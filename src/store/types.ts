@@ -650,5 +650,11 @@ export interface Store {
   readonly digestMemory: DigestMemoryRepo;
   readonly appSettings: AppSettingsRepo;
   health(): Promise<Health>;
+  /**
+   * After `/sms forget` or a retention purge: takes what was erased off the disk too, not only out of queries.
+   * SQLite: the WAL is checkpointed and truncated (secure_delete has zeroed the pages); false when a reader kept
+   * part of it. PostgreSQL: nothing to do from here (dead rows go when the operator's VACUUM runs): true.
+   */
+  eraseResidue(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -21,6 +21,8 @@ export async function forgetCommand(ctx: CommandContext): Promise<void> {
   const campaigns = await store.campaigns.forgetNumber(msisdn, now);
   const lists = await store.recipientLists.removeMember(msisdn, now);
   const optedOut = await store.optOuts.has(msisdn);
+  // Out of the file and its WAL too: a copy of the database taken after this must not hold the number.
+  const erased = await store.eraseResidue();
   await store.audit.append({
     actor: ctx.userId,
     action: 'forget',
@@ -37,7 +39,7 @@ export async function forgetCommand(ctx: CommandContext): Promise<void> {
     at: now,
   });
   ctx.deps.logger.info(
-    { user: ctx.userId, sends: sends.sends, campaigns, threads, drafts, lists: lists.length },
+    { user: ctx.userId, sends: sends.sends, campaigns, threads, drafts, lists: lists.length, erased },
     'a number was forgotten on request',
   );
   await reply(ctx, forgottenMessage(msisdn, { ...sends, threads, drafts, lists, optedOut }));

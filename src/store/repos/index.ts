@@ -14,7 +14,7 @@ import { recipientListsRepo } from './recipient-lists.js';
 import { subscriptionsRepo } from './subscriptions.js';
 import { templatesRepo } from './templates.js';
 
-export type Repositories = Omit<Store, 'kind' | 'target' | 'health' | 'close'>;
+export type Repositories = Omit<Store, 'kind' | 'target' | 'health' | 'eraseResidue' | 'close'>;
 
 export function repositories(ctx: RepoContext): Repositories {
   return {

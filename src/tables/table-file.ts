@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
-import type ExcelJS from 'exceljs';
 import { readTextTable } from './text-file.js';
+import { spreadsheetRefusalOf, WorkbookRefusal } from './xlsx/refusal.js';
 
 /**
  * Files of recipients as offices export them: .csv (comma, semicolon or tab, as Excel writes in a Turkish
@@ -70,8 +69,19 @@ function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
 export function tableFileKindOf(filename: string, bytes: Uint8Array): TableFileKind {
   const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase() ?? '';
   const kind = EXTENSIONS[extension];
+  // A spreadsheet this app does not read says so by its bytes, whatever its name: an .xls, an .xlsx locked with a
+  // password (both Office compound files), an OpenDocument spreadsheet.
+  const spreadsheet = bytes.length <= MAX_TABLE_FILE_BYTES ? spreadsheetRefusalOf(bytes) : undefined;
+  if (spreadsheet && (kind || extension === 'xls' || extension === 'ods')) {
+    throw new TableFileError(`“${filename}” ${spreadsheet}`);
+  }
   if (!kind) {
-    const hint = extension === 'xls' ? ' Save it from Excel as .xlsx or CSV.' : '';
+    const hint =
+      extension === 'xls'
+        ? ' Save it from Excel as .xlsx or CSV.'
+        : extension === 'ods'
+          ? ' Save it as .xlsx or CSV.'
+          : '';
     throw new TableFileError(
       `“${filename}” is not a file of recipients this app reads: use .csv, .tsv, .txt (one number per line) or .xlsx.${hint}`,
     );
@@ -109,108 +119,18 @@ export async function readTableFile(
   options: ReadOptions = {},
 ): Promise<Table> {
   const kind = tableFileKindOf(filename, bytes);
-  if (kind === 'xlsx') return readXlsx(filename, bytes, options.columnsWanted);
+  if (kind === 'xlsx') return readXlsx(filename, bytes, options);
   return readTextTable(kind, bytes);
 }
 
-async function readXlsx(
-  filename: string,
-  bytes: Uint8Array,
-  columnsWanted: ColumnsWanted | undefined,
-): Promise<Table> {
-  // The cells alone, found in the sheet's bytes (xlsx-reader.ts); exceljs for anything that reader does not know.
-  const { readFirstSheet, XlsxTooLargeError } = await import('./xlsx-reader.js');
+async function readXlsx(filename: string, bytes: Uint8Array, options: ReadOptions): Promise<Table> {
+  // Loaded with the first workbook read: most processes never read one.
+  const { readXlsx: readSheet } = await import('./xlsx/read-xlsx.js');
   try {
-    const fast = readFirstSheet(bytes, { columnsWanted });
-    if (fast) return { kind: 'xlsx', records: fast.records, sheet: fast.sheet };
+    const read = readSheet(bytes, { columnsWanted: options.columnsWanted, sheet: options.sheet });
+    return { kind: 'xlsx', records: read.records, sheet: read.sheet, sheets: read.sheets };
   } catch (error) {
-    if (error instanceof XlsxTooLargeError) {
-      throw new TableFileError(`“${filename}” unpacks to more than 200 MB: it is not a list of recipients.`);
-    }
+    if (error instanceof WorkbookRefusal) throw new TableFileError(`“${filename}” ${error.why}`);
     throw error;
   }
-  return readXlsxWithExceljs(filename, bytes);
-}
-
-/**
- * exceljs' streaming reader: rows as they are unzipped, shared strings cached, styles skipped. It refuses about one
- * valid workbook in a hundred to four hundred at random (seen: 5 of 400 fresh workbooks, each read at the second
- * attempt; 1 of 400 on 2026-11-27, "Cannot read properties of undefined (reading 'sheets')": a sheet reached
- * before the workbook's own part was read, a race in its reader), so a refusal is tried up to twice more before
- * the file is called unreadable. Twice in a row, under a full test run's load, was seen once (2026-11-27).
- */
-export async function readXlsxWithExceljs(filename: string, bytes: Uint8Array): Promise<Table> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await readXlsxOnce(filename, bytes);
-    } catch (error) {
-      if (!(error instanceof TableFileError) || attempt === EXCELJS_ATTEMPTS) throw error;
-    }
-  }
-}
-
-const EXCELJS_ATTEMPTS = 3;
-
-async function readXlsxOnce(filename: string, bytes: Uint8Array): Promise<Table> {
-  const records: TableRecord[] = [];
-  let sheet: string | undefined;
-  // exceljs is large: it is loaded when the first spreadsheet is read, not at start.
-  const { default: excel } = await import('exceljs');
-  try {
-    // The streaming reader: rows as they are unzipped, shared strings cached, styles skipped.
-    const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
-      sharedStrings: 'cache',
-      hyperlinks: 'ignore',
-      styles: 'ignore',
-      worksheets: 'emit',
-      entries: 'emit',
-    });
-    for await (const worksheet of reader) {
-      sheet = (worksheet as unknown as { name?: string }).name;
-      for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
-        const values = row.values as unknown[];
-        const fields: string[] = [];
-        for (let c = 1; c < values.length; c++) fields.push(cellText(values[c]));
-        while (fields.length > 0 && fields[fields.length - 1] === '') fields.pop();
-        if (fields.length > 0) records.push({ line: row.number, fields });
-      }
-      // The first sheet only: a workbook's other sheets are notes, totals, pivots.
-      break;
-    }
-  } catch (error) {
-    if (error instanceof TableFileError) throw error;
-    throw new TableFileError(
-      `“${filename}” cannot be read as an Excel workbook: save it again from Excel as .xlsx.`,
-    );
-  }
-  return { kind: 'xlsx', records, sheet };
-}
-
-/** A cell as text: numbers as their digits (5321234567, never 5.32E+09), formulas by their result. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number') {
-    if (Number.isInteger(value) && Math.abs(value) < 1e21) return value.toFixed(0);
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    const v = value as {
-      result?: unknown;
-      text?: unknown;
-      richText?: { text: string }[];
-      error?: string;
-    };
-    if ('result' in v) return cellText(v.result);
-    if (Array.isArray(v.richText))
-      return v.richText
-        .map((r) => r.text)
-        .join('')
-        .trim();
-    if (typeof v.text === 'string') return v.text.trim();
-    if (typeof v.error === 'string') return v.error;
-  }
-  return String(value).trim();
 }

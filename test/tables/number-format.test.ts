@@ -84,6 +84,16 @@ describe('dates: serial to calendar date, in UTC arithmetic', () => {
     expect(displayedNumber(45366 - 1462, builtin(14), true)).toBe('15.03.2024');
   });
 
+  it('reads the same serial in each system of the workbook it came from, in any order', () => {
+    const serial = serialOf(2024, 3, 15, 1904);
+    const in1900System = new Date(Date.UTC(1899, 11, 30) + serial * DAY_MS);
+    const expected1900 = `${two(in1900System.getUTCDate())}.${two(in1900System.getUTCMonth() + 1)}.${in1900System.getUTCFullYear()}`;
+    for (let round = 0; round < 2; round++) {
+      expect(displayedNumber(serial, builtin(14), true)).toBe('15.03.2024');
+      expect(displayedNumber(serial, builtin(14), false)).toBe(expected1900);
+    }
+  });
+
   it('gives weekdays before March 1900 as Excel does: serial 1 is a Sunday', () => {
     // 1900-01-01 was a Monday, but Excel's extra day puts every earlier serial one weekday back.
     expect(displayedNumber(1, custom('dddd'), false)).toBe('Pazar');

@@ -60,14 +60,29 @@ function compile(code: string): Formatter {
   const pattern = withLocaleDateSeparator(code);
   // A code Excel would not have written (hand-made or damaged file): the number is still worth showing.
   if (!isValidFormat(pattern)) return generalText;
-  if (!isDateFormat(pattern)) return (value) => formatWithNumfmt(pattern, value, TURKISH);
+  const shown = memoised(pattern);
+  if (!isDateFormat(pattern)) return shown;
   // Elapsed time ([h]:mm) counts from zero in both date systems; only calendar dates move.
-  if (tokenize(pattern).some((token) => token.type === 'DURATION')) {
-    return (value) => formatWithNumfmt(pattern, value, TURKISH);
-  }
+  if (tokenize(pattern).some((token) => token.type === 'DURATION')) return shown;
   return (value, date1904) => {
     if (value < 0) return generalText(value);
-    return formatWithNumfmt(pattern, date1904 ? value + DAYS_FROM_1900_TO_1904_SYSTEM : value, TURKISH);
+    return shown(date1904 ? value + DAYS_FROM_1900_TO_1904_SYSTEM : value);
+  };
+}
+
+/** Values seen per code: a column of appointment dates or prices repeats a few values many times. */
+const MAX_MEMOISED_VALUES = 4096;
+
+function memoised(pattern: string): (value: number) => string {
+  const texts = new Map<number, string>();
+  return (value) => {
+    let text = texts.get(value);
+    if (text === undefined) {
+      text = formatWithNumfmt(pattern, value, TURKISH);
+      if (texts.size >= MAX_MEMOISED_VALUES) texts.clear();
+      texts.set(value, text);
+    }
+    return text;
   };
 }
 

@@ -240,7 +240,7 @@ async function reviewUpload(
         deps.logger.debug({ err: String(error) }, 'file review not shown (closed?)'),
       );
   try {
-    const bytes = await downloadSlackFile(file, client);
+    const bytes = await downloadSlackFile(file, client.token);
     const table = await readTableFile(file.name, bytes, {
       columnsWanted: columnsWantedFor(input, deps.settings.defaultCountry),
     });

@@ -45,7 +45,7 @@ export function listImportSubmissionHandler(deps: SlackDeps) {
       if (!(await allowed(deps, userId, 'sender')))
         throw new TableFileError('Only senders and admins may import lists.');
       const country = deps.settings.defaultCountry;
-      const table = await readTableFile(file.name, await downloadSlackFile(file, client), {
+      const table = await readTableFile(file.name, await downloadSlackFile(file, client.token), {
         columnsWanted: recipientColumns(country),
       });
       const got = recipientsFromTable(table, country);

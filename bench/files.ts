@@ -123,7 +123,10 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   let recipients = 0;
   for (let i = 0; i < REPETITIONS; i++) {
     const started = performance.now();
-    const downloaded = await downloadSlackFile({ name, url_private_download: url }, token);
+    const downloaded = await downloadSlackFile(
+      { name, url_private_download: url },
+      { token, slackApiUrl: `${new URL(url).origin}/api/` },
+    );
     const table = await readTableFile(name, downloaded, { columnsWanted: columnsWantedFor(input, 'TR') });
     const result = await buildDraft({ ...input, file: { name, table } }, ctx);
     if (!result.ok) throw new Error(`draft refused: ${JSON.stringify(result.errors).slice(0, 300)}`);

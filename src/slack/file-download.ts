@@ -1,5 +1,13 @@
-import { Agent, type Dispatcher, interceptors, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { MAX_TABLE_FILE_BYTES } from '../tables/table-file.js';
+import {
+  fileOriginsFor,
+  isHtmlPage,
+  isSignInLink,
+  judgeFileLink,
+  PRIVATE_ADDRESS,
+  publicAddressLookup,
+} from './file-links.js';
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
 // As many as fetch follows.
@@ -10,17 +18,36 @@ export class FileDownloadError extends Error {
   override name = 'FileDownloadError';
 }
 
-let downloads: Dispatcher | undefined;
+let toAllowedOrigins: Dispatcher | undefined;
+let toSlackHosts: Dispatcher | undefined;
 
 /**
- * undici's request on an Agent of its own, not fetch: a 3 MB file arrives in half the time (measured over
- * loopback, 2026-11-27: ~5 against ~11 ms; fetch hands every chunk through a web stream). Redirects are
- * followed as fetch follows them, and undici's redirect interceptor drops the Authorization header when one
- * leads to another origin, so the token goes nowhere but Slack.
+ * undici's request on Agents of its own, not fetch: a 3 MB file arrives in half the time (measured over loopback,
+ * 2026-11-27: ~5 against ~11 ms; fetch hands every chunk through a web stream). Redirects are followed here, one
+ * at a time, so each one is judged before anything is sent to it. The origins the composition allows (Slack's
+ * file host, or the local workspace on loopback) are reached as named; Slack's other hosts only at a public
+ * address.
  */
-function dispatcher(): Dispatcher {
-  downloads ??= new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
-  return downloads;
+type LinkKind = 'with-token' | 'without-token';
+
+function dispatcherFor(kind: LinkKind): Dispatcher {
+  if (kind === 'with-token') {
+    toAllowedOrigins ??= new Agent();
+    return toAllowedOrigins;
+  }
+  toSlackHosts ??= new Agent({ connect: { lookup: publicAddressLookup } });
+  return toSlackHosts;
+}
+
+/** What the bot reaches Slack with: its Web API client satisfies it. */
+export interface SlackFileAccess {
+  /** The bot token, sent as Bearer to the allowed origins only. */
+  token?: string;
+  /**
+   * The Web API base the bot talks to (SLACK_API_URL, or the local workspace's): it decides where the token may
+   * go (fileOriginsFor): Slack's file host, or that other Slack's own origin.
+   */
+  slackApiUrl: string;
 }
 
 export interface DownloadOptions {
@@ -28,18 +55,28 @@ export interface DownloadOptions {
   timeoutMs?: number;
 }
 
+type SlackFileLinks = { name: string; size?: number; url_private?: string; url_private_download?: string };
+
 /**
  * The bytes of a file uploaded to Slack: `url_private_download` (or `url_private`) with the bot token as
  * Bearer, as Slack documents. At most 10 MB (a file_input's limit) and 20 seconds; the token never
- * appears in what is thrown.
+ * appears in what is thrown. The token goes to the allowed origins only; a redirect may lead on to another of
+ * Slack's https hosts, without it. Slack's sign-in page, which it answers with when the app lacks files:read,
+ * is reported as such and never returned as the file.
  */
 export async function downloadSlackFile(
-  file: { name: string; size?: number; url_private?: string; url_private_download?: string },
-  token: string | undefined,
+  file: SlackFileLinks,
+  access: SlackFileAccess,
   options: DownloadOptions = {},
 ): Promise<Uint8Array> {
-  const url = file.url_private_download ?? file.url_private;
-  if (!url) throw new FileDownloadError(`Slack gave no link to “${file.name}”: upload it again.`);
+  const { token } = access;
+  const allowedOrigins = fileOriginsFor(access.slackApiUrl);
+  const link = file.url_private_download ?? file.url_private;
+  if (!link) throw new FileDownloadError(`Slack gave no link to “${file.name}”: upload it again.`);
+  const first = URL.canParse(link) ? new URL(link) : undefined;
+  if (!first || judgeFileLink(first, allowedOrigins).kind !== 'with-token') {
+    throw new FileDownloadError(`The link to “${file.name}” is not Slack’s: upload it again.`);
+  }
   if (file.size !== undefined && file.size > MAX_TABLE_FILE_BYTES) {
     throw new FileDownloadError(`“${file.name}” is larger than 10 MB, the most a file here may be.`);
   }
@@ -49,39 +86,75 @@ export async function downloadSlackFile(
     new FileDownloadError(
       signal.aborted
         ? `Downloading “${file.name}” from Slack took longer than ${formatSeconds(timeoutMs)}. Try again.`
-        : `“${file.name}” could not be downloaded from Slack. Try again.`,
+        : isPrivateAddressRefusal(error)
+          ? `Slack sent the download of “${file.name}” on to a private address: nothing was fetched from there. Upload it again.`
+          : `“${file.name}” could not be downloaded from Slack. Try again.`,
       { cause: error },
     );
-  const get = () =>
-    request(url, {
-      dispatcher: dispatcher(),
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      signal,
-    });
-  let response: Dispatcher.ResponseData;
-  try {
-    // A GET changes nothing: one more try when a kept-alive connection was closed under it (ECONNRESET).
-    response = await get().catch((error: unknown) => {
-      if (signal.aborted) throw error;
-      return get();
-    });
-  } catch (error) {
-    throw failed(error);
-  }
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    // The refusal's body is not read (it may echo the token); dump discards it and frees the connection.
-    await response.body.dump().catch(() => undefined);
+  const signInPage = () =>
+    new FileDownloadError(
+      `Slack answered with its sign-in page instead of the file “${file.name}”: the app needs the files:read scope (reinstall it after adding the scope).`,
+    );
+
+  let url: URL = first;
+  let kind: LinkKind = 'with-token';
+  for (let redirects = 0; ; redirects++) {
+    const target = url;
+    const get = () =>
+      request(target, {
+        dispatcher: dispatcherFor(kind),
+        headers: kind === 'with-token' && token ? { authorization: `Bearer ${token}` } : {},
+        signal,
+      });
+    let response: Dispatcher.ResponseData;
+    try {
+      // A GET changes nothing: one more try when a kept-alive connection was closed under it (ECONNRESET).
+      response = await get().catch((error: unknown) => {
+        if (signal.aborted || isPrivateAddressRefusal(error)) throw error;
+        return get();
+      });
+    } catch (error) {
+      throw failed(error);
+    }
     const status = response.statusCode;
-    if (status >= 300 && status < 400) {
+    if (status >= 200 && status < 300) {
+      const bytes = await readCapped(response, file.name, failed);
+      if (isHtmlPage(headerOf(response, 'content-type'), bytes)) throw signInPage();
+      return bytes;
+    }
+    // A refusal's or a redirect's body is not read (it may echo the token); dump discards it and frees the
+    // connection.
+    await response.body.dump().catch(() => undefined);
+    const location = headerOf(response, 'location');
+    if (status < 300 || status >= 400 || !location) {
+      throw new FileDownloadError(
+        `Slack refused the download of “${file.name}” (HTTP ${status}). Upload it again${status === 401 || status === 403 ? '; if it persists, the app may lack the files:read scope' : ''}.`,
+      );
+    }
+    const next: URL | undefined = URL.canParse(location, target.href) ? new URL(location, target) : undefined;
+    if (next && isSignInLink(next)) throw signInPage();
+    if (redirects >= MAX_REDIRECTIONS) {
       throw new FileDownloadError(
         `Slack sent the download of “${file.name}” on through too many redirects (HTTP ${status}). Upload it again.`,
       );
     }
-    throw new FileDownloadError(
-      `Slack refused the download of “${file.name}” (HTTP ${status}). Upload it again${status === 401 || status === 403 ? '; if it persists, the app may lack the files:read scope' : ''}.`,
-    );
+    const verdict = next ? judgeFileLink(next, allowedOrigins).kind : 'refused';
+    if (!next || verdict === 'refused') {
+      throw new FileDownloadError(
+        `Slack sent the download of “${file.name}” on to a place that is not Slack’s: nothing was fetched from there. Upload it again.`,
+      );
+    }
+    url = next;
+    kind = verdict;
   }
-  // Read with a cap, so a wrong size in the file object cannot fill the memory.
+}
+
+/** The body, read with a cap so that a wrong size in the file object cannot fill the memory. */
+async function readCapped(
+  response: Dispatcher.ResponseData,
+  name: string,
+  failed: (error: unknown) => FileDownloadError,
+): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -89,7 +162,7 @@ export async function downloadSlackFile(
       total += chunk.byteLength;
       // Leaving the loop by a throw destroys the body.
       if (total > MAX_TABLE_FILE_BYTES) {
-        throw new FileDownloadError(`“${file.name}” is larger than 10 MB, the most a file here may be.`);
+        throw new FileDownloadError(`“${name}” is larger than 10 MB, the most a file here may be.`);
       }
       chunks.push(chunk);
     }
@@ -98,6 +171,18 @@ export async function downloadSlackFile(
     throw failed(error);
   }
   return Buffer.concat(chunks, total);
+}
+
+function headerOf(response: Dispatcher.ResponseData, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isPrivateAddressRefusal(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if ((e as NodeJS.ErrnoException).code === PRIVATE_ADDRESS) return true;
+  }
+  return false;
 }
 
 function formatSeconds(ms: number): string {

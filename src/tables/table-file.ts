@@ -120,7 +120,7 @@ export async function readTableFile(
 ): Promise<Table> {
   const kind = tableFileKindOf(filename, bytes);
   if (kind === 'xlsx') return readXlsx(filename, bytes, options);
-  return readTextTable(kind, bytes);
+  return readTextTable(filename, kind, bytes);
 }
 
 async function readXlsx(filename: string, bytes: Uint8Array, options: ReadOptions): Promise<Table> {

@@ -44,24 +44,52 @@ export function detectDelimiter(text: string): (typeof DELIMITERS)[number] | und
 }
 
 /** Reads a text file into records; throws TableFileError with a reason a person can act on. */
-export async function readTextTable(kind: Exclude<TableFileKind, 'xlsx'>, bytes: Uint8Array): Promise<Table> {
-  const { text, encoding } = await decodeText(bytes);
-  const detected = kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);
+export async function readTextTable(
+  filename: string,
+  kind: Exclude<TableFileKind, 'xlsx'>,
+  bytes: Uint8Array,
+): Promise<Table> {
+  const decoded = await decodeText(bytes, filename);
+  const { encoding } = decoded;
+  let text = decoded.text;
+  let firstLine = 1;
+  let detected: (typeof DELIMITERS)[number] | undefined;
+  const named = SEPARATOR_LINE.exec(text);
+  if (named) {
+    detected = DELIMITERS.find((d) => d.char === named[1]);
+    if (!detected) {
+      throw new TableFileError(
+        `“${filename}” says on its first line that its separator is “${named[1]}”: this app reads commas, semicolons or tabs. Export the sheet as CSV again.`,
+      );
+    }
+    // Not a row: the rows after it keep the file's own line numbers.
+    text = text.slice(named[0].length);
+    firstLine = 2;
+  }
+  detected ??= kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);
   return {
     kind,
     encoding,
     delimiter: detected?.name ?? 'none',
-    records: detected ? readDelimited(text, detected.char, await loadPapa()) : readLines(text),
+    records: detected
+      ? readDelimited(text, detected.char, await loadPapa(), firstLine)
+      : readLines(text, firstLine),
   };
 }
 
+/**
+ * Excel's first line naming the separator (`sep=;`), which it writes and reads in place of the locale's list
+ * separator. Some tools quote it or pad it with separators; a second byte order mark may precede it.
+ */
+const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
+
 /** No separator at all (a .txt of one number per line): a line is a record, quotes and all. */
-function readLines(text: string): TableRecord[] {
+function readLines(text: string, firstLine: number): TableRecord[] {
   const records: TableRecord[] = [];
   const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const value = lines[i]!.trim();
-    if (value !== '') records.push({ line: i + 1, fields: [value.replace(/^"(.*)"$/, '$1')] });
+    if (value !== '') records.push({ line: firstLine + i, fields: [value.replace(/^"(.*)"$/, '$1')] });
   }
   return records;
 }
@@ -96,7 +124,12 @@ export function guessedLineEnd(text: string): '\n' | '\r\n' | '\r' | undefined {
   return crlfs >= (crs + 1) / 2 ? '\r\n' : '\r';
 }
 
-function readDelimited(text: string, delimiter: string, Papa: typeof import('papaparse')): TableRecord[] {
+function readDelimited(
+  text: string,
+  delimiter: string,
+  Papa: typeof import('papaparse'),
+  firstLine: number,
+): TableRecord[] {
   // Papa Parse: RFC 4180 quotes, and a fast path (split on line ends) when the file has no quote at all.
   const newline = guessedLineEnd(text);
   const parsed = Papa.parse<string[]>(text, {
@@ -118,7 +151,7 @@ function readDelimited(text: string, delimiter: string, Papa: typeof import('pap
   // Sized once and cut to length, as addressRows' list of numbers (personalise.ts).
   const records: TableRecord[] = new Array(rows.length);
   let kept = 0;
-  let line = 1;
+  let line = firstLine;
   // Indexed: no iterator result per row while the loop is not yet optimised (100,000 of them).
   for (let r = 0; r < rows.length; r++) {
     const fields = rows[r]!;

@@ -1,9 +1,19 @@
 import type { CsvError, TableRow } from '../sms/csv.js';
 import { foldCase } from '../sms/fold.js';
 import { type CountryCode, msisdnOf } from '../sms/numbers.js';
-import { readPhoneCell, SCIENTIFIC } from '../sms/phone-cell.js';
+import { readPhoneCell } from '../sms/phone-cell.js';
 import { Repeats } from '../sms/repeats.js';
-import type { ColumnsWanted, Table, TableRecord } from './table-file.js';
+import { looksLikeNumber } from './cell-kinds.js';
+import { findHeaderRow } from './header-row.js';
+import {
+  CHOICE_ROWS,
+  type ColumnChoice,
+  choosePhoneColumn,
+  columnLabel,
+  locatePhoneColumn,
+  type PhoneColumnOptions,
+} from './phone-column.js';
+import { type ColumnsWanted, HEAD_RECORDS, type Table, type TableRecord } from './table-file.js';
 
 /** A row of a file that gives no recipient, with the line it is on and why. */
 export interface RejectedRow {
@@ -14,108 +24,51 @@ export interface RejectedRow {
 }
 
 export interface FileRecipients {
-  /** Rows of data read (the header row not counted). */
+  /** Rows of data read: the records under the header (or all of them without one); rows above it not counted. */
   rowsRead: number;
   /** Unique numbers in gateway form, in file order. */
   recipients: string[];
   /** Rows whose number an earlier row already had. */
   duplicates: number;
   rejected: RejectedRow[];
-  /** The column the numbers were read from: its header, or its position. */
+  /** The column the numbers were read from: its header, or its position ("column 3"). */
   numberColumn: string;
+  /** Where that column is in each record's fields (0-based): what `{ phoneColumn }` takes to keep it. */
+  numberColumnIndex: number;
+  /**
+   * When more than one column could hold the numbers (close shares of mobile numbers), every such column, the
+   * chosen one first, for the person to pick another in the confirmation: pass its `index` back as
+   * `{ phoneColumn }` to recipientColumns and recipientsFromTable. Empty when the choice was clear.
+   */
+  columnChoices: ColumnChoice[];
   hasHeader: boolean;
+  /** The file's line (or sheet row) of the header; records above it (a title, notes) are skipped. */
+  headerLine?: number;
 }
 
-// Header names that mark the phone column, folded (Turkish I's to i, lower case) and without blanks and
-// punctuation: "Cep Telefonu", "GSM NO", "TELEFON", "Tel.", "MSİSDN".
-const NUMBER_HEADERS = new Set(
-  [
-    'number phonenumber phoneno phone',
-    'msisdn',
-    'mobile mobileno mobilenumber mobilephone',
-    'gsm gsmno gsmnumarasi',
-    'tel telno telefon telefonno telefonnumarasi',
-    'numara',
-    'cep cepno ceptel ceptelefonu ceptelefonno ceptelno',
-  ].flatMap((names) => names.split(' ')),
-);
-// A header containing one of these ("Müşteri Telefonu", "Veli Cep Tel") names a phone column too.
-const NUMBER_STEMS = ['telefon', 'gsm', 'phone', 'mobile', 'msisdn', 'numara', 'ceptel'];
-
-function headerKey(name: string): string {
-  return foldCase(name).replace(/[\s_.\-/:#()]/gu, '');
-}
-
-/** Index of the column whose name says it holds phone numbers, or -1. */
-export function phoneColumnByName(names: readonly string[]): number {
-  const keys = names.map(headerKey);
-  const exact = keys.findIndex((k) => NUMBER_HEADERS.has(k));
-  if (exact >= 0) return exact;
-  return keys.findIndex((k) => NUMBER_STEMS.some((stem) => k.includes(stem)));
-}
-
-function looksLikeNumber(cell: string, country: CountryCode): boolean {
-  return (
-    msisdnOf(cell, country) !== undefined || SCIENTIFIC.test(cell.trim()) || /^\+?[\d\s\-().]{7,}$/.test(cell)
-  );
-}
+export { phoneColumnByName } from './column-names.js';
+export type { ColumnChoice, PhoneColumnOptions } from './phone-column.js';
 
 /**
- * Whether the first record names the columns: none of its cells is a number, and either a cell names the
- * phone column or the rows below have numbers where it has words.
+ * What recipientsFromTable reads of a file: its phone column, found in the first records. `options` must be
+ * the ones recipientsFromTable is given, so that both read the same column.
  */
-function hasHeaderRow(records: readonly TableRecord[], country: CountryCode): boolean {
-  const first = records[0];
-  if (!first) return false;
-  if (first.fields.some((f) => looksLikeNumber(f, country))) return false;
-  if (phoneColumnByName(first.fields) >= 0) return true;
-  return records.slice(1, 20).some((r) => r.fields.some((f) => looksLikeNumber(f, country)));
-}
-
-/** The column with the most numbers in the first rows: a file whose header says nothing about phones. */
-function phoneColumnByContent(records: readonly TableRecord[], country: CountryCode): number {
-  const hits: number[] = [];
-  for (const record of records.slice(0, 50)) {
-    record.fields.forEach((f, i) => {
-      if (looksLikeNumber(f, country)) hits[i] = (hits[i] ?? 0) + 1;
-    });
-  }
-  let best = 0;
-  for (let i = 0; i < hits.length; i++) if ((hits[i] ?? 0) > (hits[best] ?? 0)) best = i;
-  return best;
-}
-
-function columnLabel(index: number): string {
-  return `column ${index + 1}`;
-}
-
-/**
- * Whether a file's first record names its columns, and which column holds the numbers: by its name, else by
- * the most numbers in the first 50 rows. Decided by the first records alone (see HEAD_RECORDS).
- */
-function phoneColumnOf(
-  records: readonly TableRecord[],
-  country: CountryCode,
-): { header: TableRecord | undefined; index: number } {
-  const header = hasHeaderRow(records, country) ? records[0] : undefined;
-  let index = header ? phoneColumnByName(header.fields) : -1;
-  if (index < 0) index = phoneColumnByContent(header ? records.slice(1, 51) : records, country);
-  return { header, index };
-}
-
-/** What recipientsFromTable reads of a file: its phone column, found in the first records. */
-export function recipientColumns(country: CountryCode): ColumnsWanted {
-  return (head) => [phoneColumnOf(head, country).index];
+export function recipientColumns(country: CountryCode, options: PhoneColumnOptions = {}): ColumnsWanted {
+  return (head) => [locatePhoneColumn(head, country, options).index];
 }
 
 /** Recipients of a file for a same-text send or a saved list: one number a row, from the phone column. */
-export function recipientsFromTable(table: Table, country: CountryCode): FileRecipients {
-  const { header, index } = phoneColumnOf(table.records, country);
-  const hasHeader = header !== undefined;
-  // The rows under the header, read in place: no copy of a list of 100,000.
+export function recipientsFromTable(
+  table: Table,
+  country: CountryCode,
+  options: PhoneColumnOptions = {},
+): FileRecipients {
+  const { headerIndex, dataIndex, index, choices } = locatePhoneColumn(table.records, country, options);
+  const header = table.records[headerIndex];
+  // The rows of data, read in place: no copy of a list of 100,000.
   const rows = table.records;
-  const first = hasHeader ? 1 : 0;
-  const numberColumn = header?.fields[index] || columnLabel(index);
+  const first = dataIndex;
+  const numberColumn = header?.fields[index]?.trim() || columnLabel(index);
 
   // Every row's number first, so that the repeats are found in one sort (repeats.ts). Sized once and cut to
   // length, as addressRows' lists (personalise.ts).
@@ -133,7 +86,7 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
       if (!read.ok) {
         rejected.push({
           line: row.line,
-          input: cell === '' ? row.fields.join(' ') : cell,
+          input: cell === '' ? row.fields.filter((f) => f !== '').join(' ') : cell,
           reason: read.reason,
         });
         continue;
@@ -153,71 +106,104 @@ export function recipientsFromTable(table: Table, country: CountryCode): FileRec
     recipients.length = unique;
   }
   const duplicates = count - recipients.length;
-  return { rowsRead: rows.length - first, recipients, duplicates, rejected, numberColumn, hasHeader };
+  return {
+    rowsRead: rows.length - first,
+    recipients,
+    duplicates,
+    rejected,
+    numberColumn,
+    numberColumnIndex: index,
+    columnChoices: choices,
+    hasHeader: header !== undefined,
+    ...(header ? { headerLine: header.line } : {}),
+  };
 }
 
 /**
- * A personalised table from a file: the first row must name the columns (the template refers to them);
- * the phone column is found by name, else by content. Rows are checked later by renderEnvelopes.
+ * A personalised table from a file: a header row must name the columns (the template refers to them). The
+ * header and the phone column are found as for a same-text send (header-row.ts, phone-column.ts); with no
+ * header found, a first record without a number is taken as one, as before. Rows are checked later by
+ * renderEnvelopes.
  */
 export interface FileTable {
   columns: string[];
   numberColumn: string;
   /** Where the number is in each row's fields. */
   numberIndex: number;
+  /** The same as numberIndex, named as in FileRecipients: what `{ phoneColumn }` takes to keep the column. */
+  numberColumnIndex: number;
+  /** The close candidates for the phone column, the chosen one first; empty when clear (see FileRecipients). */
+  columnChoices: ColumnChoice[];
+  /** The file's line (or sheet row) of the header; the records above it are not rows. */
+  headerLine?: number;
+  /** The records under the header. */
   rows: readonly TableRow[];
   errors: CsvError[];
 }
 
+function tableError(line: number, reason: string, columns: string[] = []): FileTable {
+  return {
+    columns,
+    numberColumn: '',
+    numberIndex: 0,
+    numberColumnIndex: 0,
+    columnChoices: [],
+    rows: [],
+    errors: [{ line, reason }],
+  };
+}
+
+/** `options` must be the ones personalisedColumns is given, so that both read the same column. */
 export function personalisedTable(
   table: { records: readonly TableRecord[] },
   country: CountryCode,
+  options: PhoneColumnOptions = {},
 ): FileTable {
-  const header = table.records[0];
-  if (!header) {
-    return {
-      columns: [],
-      numberColumn: '',
-      numberIndex: 0,
-      rows: [],
-      errors: [{ line: 1, reason: 'the file has no rows' }],
-    };
+  const { records } = table;
+  const first = records[0];
+  if (!first) return tableError(1, 'the file has no rows');
+  const head = records.length > HEAD_RECORDS ? records.slice(0, HEAD_RECORDS) : records;
+  const found = findHeaderRow(head, country);
+  let headerIndex = found.header;
+  if (headerIndex < 0) {
+    if (found.data > 0) {
+      return tableError(
+        records[found.data]!.line,
+        'the data starts here with no row above it naming the columns: for a personalised send a header row must name them, e.g. Telefon;Ad',
+      );
+    }
+    if (first.fields.some((f) => looksLikeNumber(f, country))) {
+      return tableError(
+        first.line,
+        'the first row has a phone number: for a personalised send the first row must name the columns, e.g. Telefon;Ad',
+      );
+    }
+    // No number anywhere to find the data by: the first record names the columns, as it always did.
+    headerIndex = 0;
   }
-  if (header.fields.some((f) => looksLikeNumber(f, country))) {
-    return {
-      columns: [],
-      numberColumn: '',
-      numberIndex: 0,
-      rows: [],
-      errors: [
-        {
-          line: header.line,
-          reason:
-            'the first row has a phone number: for a personalised send the first row must name the columns, e.g. Telefon;Ad',
-        },
-      ],
-    };
-  }
+  const header = records[headerIndex]!;
+  const below = head.slice(headerIndex + 1, headerIndex + 1 + CHOICE_ROWS);
+  const { index, choices } = choosePhoneColumn(header, below, country, options);
   const columns = header.fields.map((f, i) => f.trim() || columnLabel(i));
-  const seen = new Map<string, string>();
+  // A number found under a column the header left blank still gets a name to show.
+  while (columns.length <= index) columns.push(columnLabel(columns.length));
+  const seen = new Set<string>();
   for (const column of columns) {
     const key = foldCase(column);
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      return {
-        columns,
-        numberColumn: '',
-        numberIndex: 0,
-        rows: [],
-        errors: [{ line: header.line, reason: `the column “${column}” appears twice in the first row` }],
-      };
+    if (seen.has(key)) {
+      return tableError(header.line, `the column “${column}” appears twice in the header row`, columns);
     }
-    seen.set(key, column);
+    seen.add(key);
   }
-  const records = table.records.slice(1);
-  let index = phoneColumnByName(columns);
-  if (index < 0) index = phoneColumnByContent(records, country);
-  const numberColumn = columns[index] ?? '';
-  // The file's records themselves, the number found by index: no copy of 100,000 rows.
-  return { columns, numberColumn, numberIndex: Math.max(0, index), rows: records, errors: [] };
+  return {
+    columns,
+    numberColumn: columns[index]!,
+    numberIndex: index,
+    numberColumnIndex: index,
+    columnChoices: choices,
+    headerLine: header.line,
+    // The file's records themselves, the number found by index: no copy of 100,000 rows.
+    rows: records.slice(headerIndex + 1),
+    errors: [],
+  };
 }

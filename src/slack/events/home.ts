@@ -74,7 +74,8 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
       return {
         batches: rows.length,
         recipients: rows.reduce((n, r) => n + r.recipientCount, 0),
-        segments: rows.reduce((n, r) => n + r.segments * r.recipientCount, 0),
+        // A row's segments are its whole send's (every recipient's), as the gateway bills them.
+        segments: rows.reduce((n, r) => n + r.segments, 0),
         cost: rows.reduce((n, r) => n + (r.estimatedCost ?? 0), 0),
       };
     }),

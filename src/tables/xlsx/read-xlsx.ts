@@ -52,11 +52,11 @@ export function readXlsx(bytes: Uint8Array, options: XlsxReadOptions = {}): Xlsx
 function readSheet(bytes: Uint8Array, options: XlsxReadOptions): XlsxSheet {
   const parts = new ZipParts(bytes, options.maxInflatedBytes ?? MAX_XLSX_INFLATED_BYTES);
   const part = workbookPart(parts);
-  if (!part) {
+  const workbook = part === undefined ? undefined : readWorkbook(parts, part);
+  if (!workbook) {
     const mimetype = parts.text('mimetype');
     throw new WorkbookRefusal((mimetype !== undefined && openDocumentRefusalOf(mimetype)) || NOT_A_WORKBOOK);
   }
-  const workbook = readWorkbook(parts, part);
   // A part typed as a worksheet that holds something else (a chart sheet, a dialog) is not one.
   const candidates = options.sheet === undefined ? inShowingOrder(workbook.worksheets, workbook.shown) : [];
   if (options.sheet !== undefined) {

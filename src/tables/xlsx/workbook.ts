@@ -19,11 +19,15 @@ export interface Workbook {
   stylesPart: string | undefined;
 }
 
-/** The workbook's sheets and the parts its cells need, found through its relationships. */
-export function readWorkbook(parts: ZipParts, workbookPart: string): Workbook {
+/**
+ * The workbook's sheets and the parts its cells need, found through its relationships; undefined when the
+ * package's main part is not a workbook (a Word or PowerPoint file renamed).
+ */
+export function readWorkbook(parts: ZipParts, workbookPart: string): Workbook | undefined {
   const xml = parts.text(workbookPart);
   if (xml === undefined) throw new WorkbookRefusal(DAMAGED);
   const workbook = withoutPrefix(xml, SPREADSHEET_NAMESPACES);
+  if (startTags(workbook, 'workbook').length === 0) return undefined;
   const relationships = relationshipsOf(parts, workbookPart);
   const byId = new Map(relationships.map((r) => [r.id, r]));
   const worksheets: Worksheet[] = [];

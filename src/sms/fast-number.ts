@@ -1,4 +1,5 @@
 import { type CountryCode, getCountries, getCountryCallingCode, Metadata } from 'libphonenumber-js/max';
+import { plainNumberText } from './number-text.js';
 
 // libphonenumber-js builds a new RegExp for every pattern it tries, so one number costs 15-30 µs
 // and a 10,000-line recipient list a few hundred ms. This shortcut reads the default country's
@@ -7,7 +8,7 @@ import { type CountryCode, getCountries, getCountryCallingCode, Metadata } from 
 // answer (the reasoning is at each branch); for anything else it returns undefined and the caller
 // parses properly. It relies on Metadata methods the library does not document, so it checks for them
 // and switches itself off if they change; test/sms/fast-number.test.ts compares it with the
-// full parser.
+// full parser (on the number's plain text: number-text.ts).
 
 interface Plan {
   callingCode: string;
@@ -63,8 +64,13 @@ export function fastMsisdn(input: string, country: CountryCode): string | undefi
   // Digits alone (what a spreadsheet column holds) need neither the form check nor the clean-up.
   let compact = input;
   if (!onlyDigits(input)) {
-    if (!SIMPLE_FORM.test(input)) return undefined;
-    compact = input.replace(/[\s\-()]/g, '');
+    // Marks a phone or chat app left in the number (number-text.ts), after the common forms: only then looked for.
+    let form = input;
+    if (!SIMPLE_FORM.test(input)) {
+      form = plainNumberText(input);
+      if (form === input || !SIMPLE_FORM.test(form)) return undefined;
+    }
+    compact = form.replace(/[\s\-()]/g, '');
   }
   if (compact.startsWith('+')) {
     if (!compact.startsWith(plan.international)) return undefined;

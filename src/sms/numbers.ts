@@ -10,6 +10,7 @@ import {
 } from 'libphonenumber-js/max';
 import mobileExamples from 'libphonenumber-js/mobile/examples';
 import { fastMsisdn } from './fast-number.js';
+import { plainNumberText } from './number-text.js';
 import { trimmed } from './trim.js';
 
 export type { CountryCode } from 'libphonenumber-js/max';
@@ -72,7 +73,7 @@ export function msisdnOf(input: string, defaultCountry: CountryCode): string | u
 
 function normalise(input: string, defaultCountry: CountryCode, explain: boolean): Attempt {
   if (typeof input !== 'string') return fail('not a phone number');
-  const text = input.trim();
+  const text = plainNumberText(input).trim();
   // First, as it settles most real input in about a microsecond.
   const fast = fastMsisdn(text, defaultCountry);
   if (fast !== undefined) return { ok: true, msisdn: fast, valid: true };

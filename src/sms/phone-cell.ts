@@ -1,3 +1,4 @@
+import { plainNumberText } from './number-text.js';
 import { type CountryCode, msisdnOf, normaliseNumber } from './numbers.js';
 
 // 5.32E+09, 5,32E+09 (Turkish decimal comma), 9.05E+11: a spreadsheet showed a long number in scientific
@@ -9,7 +10,8 @@ export function readPhoneCell(
   raw: string,
   country: CountryCode,
 ): { ok: true; msisdn: string } | { ok: false; reason: string } {
-  const text = raw.trim();
+  // A number pasted from a phone may carry invisible direction marks: removed, so that the checks below see it.
+  const text = plainNumberText(raw).trim();
   if (text === '') return { ok: false, reason: 'no phone number' };
   const fast = msisdnOf(text, country);
   if (fast !== undefined) return { ok: true, msisdn: fast };

@@ -1,3 +1,4 @@
+import { withoutInvisibleMarks } from './number-text.js';
 import { type CountryCode, msisdnOf, type NormalisedNumber, normaliseNumber } from './numbers.js';
 
 export interface Recipient {
@@ -60,7 +61,9 @@ export function parseRecipients(
   const invalid: InvalidRecipient[] = [];
   const linesByNumber = new Map<string, number[]>();
 
-  const lines = String(text).split(/\r\n|\r|\n/);
+  // Without the invisible marks a phone or WhatsApp puts around a copied number: they are not part of it, and a
+  // right-to-left override echoed back in a list of bad numbers would turn the text around it.
+  const lines = withoutInvisibleMarks(String(text)).split(/\r\n|\r|\n/);
   lines.forEach((lineText, index) => {
     const line = index + 1;
     const chunks = HARD_SEPARATOR.test(lineText) ? lineText.split(HARD_SEPARATOR) : [lineText];

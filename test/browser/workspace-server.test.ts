@@ -181,9 +181,12 @@ describe('local workspace on the bot’s own server', () => {
     expect((await raw(uploadPath, { method: 'POST', body: 'hello' })).status).toBe(200);
     await client.files.completeUploadExternal({ files: [{ id: upload.file_id! }] });
     const filePath = `/files/${upload.file_id}`;
-    // As in Slack, a file's url_private answers only with the bot token (the page reads files its own way).
+    // As in Slack, a file's url_private answers only with the bot token (the page reads files its own way):
+    // without it, a redirect to the sign-in page.
     const bearer = { authorization: `Bearer ${bot.workspace.botToken}` };
-    expect(JSON.parse((await raw(filePath)).body)).toMatchObject({ ok: false, error: 'not_authed' });
+    const anonymous = await raw(filePath);
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.body).toContain(`/?redir=${encodeURIComponent(filePath)}`);
     expect((await raw(filePath, { headers: bearer })).body).toBe('hello');
     expect((await raw(filePath, { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } })).status).toBe(
       403,

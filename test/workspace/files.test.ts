@@ -76,16 +76,20 @@ describe('file inputs and files, as Slack has them', () => {
     const withToken = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
     expect(withToken.status).toBe(200);
     expect(await withToken.text()).toBe('msisdn\n905321234567\n');
-    const anonymous = await fetch(url);
-    expect(anonymous.status).toBe(401);
-    await anonymous.arrayBuffer();
-    const wrong = await fetch(url, { headers: { authorization: 'Bearer xoxb-not-ours' } });
-    expect(wrong.status).toBe(401);
-    await wrong.arrayBuffer();
+    // As Slack answers a browser that is not signed in: a redirect to the team's sign-in page, never JSON.
+    for (const headers of [{}, { authorization: 'Bearer xoxb-not-ours' }] as Record<string, string>[]) {
+      const refused = await fetch(url, { headers, redirect: 'manual' });
+      expect(refused.status).toBe(302);
+      const signIn = new URL(refused.headers.get('location')!);
+      expect(signIn.origin).toBe(new URL(url).origin);
+      expect(signIn.searchParams.get('redir')).toBe(new URL(url).pathname);
+      expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+      await refused.arrayBuffer();
+    }
     expect((await slackError(clientFor(fake).files.info({ file: 'F0NOPE' }))).error).toBe('file_not_found');
   });
 
-  it('refuses files.info and the download to a token without files:read', async () => {
+  it('refuses files.info to a token without files:read, and answers its download with the sign-in page', async () => {
     const fake = await fakeSlack({ scopes: manifestBotScopes().filter((s) => s !== 'files:read') });
     const upload = fake.state.files.addUpload({
       filename: 'a.csv',
@@ -94,8 +98,12 @@ describe('file inputs and files, as Slack has them', () => {
     });
     expect((await slackError(clientFor(fake).files.info({ file: upload.id }))).error).toBe('missing_scope');
     const url = fake.fileObject(upload.id)!.url_private_download as string;
+    // Slack's sign-in page with status 200, as reported of a token without files:read: HTML, not the file.
     const download = await fetch(url, { headers: { authorization: `Bearer ${fake.botToken}` } });
-    expect(download.status).toBe(403);
-    expect(await download.json()).toMatchObject({ error: 'missing_scope' });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await download.text();
+    expect(page).toMatch(/^<!DOCTYPE html>/);
+    expect(page).toContain('Sign in');
   });
 });

@@ -32,22 +32,30 @@ export async function handleUpload(
   res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.size}`);
 }
 
-/** url_private(_download): only with `Authorization: Bearer <token>`, as Slack serves them. */
+/**
+ * url_private(_download): the file to the bot token with files:read, as Slack serves it. Slack refuses no other
+ * way than a browser would be refused, and so does this: without the token (or with another) a redirect to the
+ * team's sign-in page, `/?redir=<the file's path>` (node-slack-sdk#1750, deno-slack-sdk#285); to a token
+ * without files:read the sign-in page itself, HTML with status 200 (bolt-js#2585, slack-go/slack#1284). Never a
+ * JSON 401 or 403.
+ */
 export function handleFileDownload(
   state: WorkspaceState,
   fileId: string,
   req: IncomingMessage,
   res: ServerResponse,
-  botToken: string,
-  scopes?: ReadonlySet<string>,
+  access: { botToken: string; scopes?: ReadonlySet<string>; baseUrl: string },
 ): void {
-  if (req.headers.authorization !== `Bearer ${botToken}`) {
-    sendJson(res, 401, { ok: false, error: 'not_authed' });
+  if (req.headers.authorization !== `Bearer ${access.botToken}`) {
+    const path = new URL(req.url ?? '/', 'http://fake.invalid').pathname;
+    const signIn = `${access.baseUrl}/?redir=${encodeURIComponent(path)}`;
+    res
+      .writeHead(302, { location: signIn, 'content-type': 'text/html; charset=utf-8' })
+      .end(`<a href="${signIn}">Found</a>.`);
     return;
   }
-  // Slack serves url_private only to a token with files:read.
-  if (scopes && !scopes.has('files:read')) {
-    sendJson(res, 403, { ok: false, error: 'missing_scope', needed: 'files:read' });
+  if (access.scopes && !access.scopes.has('files:read')) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SIGN_IN_PAGE);
     return;
   }
   const file = state.files.get(fileId);
@@ -57,6 +65,10 @@ export function handleFileDownload(
   }
   res.writeHead(200, { 'content-type': file.mimetype, 'content-length': file.bytes.length }).end(file.bytes);
 }
+
+const SIGN_IN_PAGE =
+  '<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><title>Slack</title></head>' +
+  '<body><h1>Sign in to your workspace</h1><p>You need to sign in to see this page.</p></body></html>';
 
 /** A POST to a response_url: each one spends a use (Slack allows 5 in 30 minutes). */
 export async function handleResponseUrl(

@@ -42,6 +42,8 @@ export interface FakeSlack extends SlackSide {
   /** The next matching Web API calls answer with this HTTP error instead of running. */
   injectFault(spec: FaultSpec): void;
   clearFaults(): void;
+  /** The app reinstalled with these bot scopes (the same token): every call and download from now on has them. */
+  setScopes(scopes: readonly string[]): void;
   waitForCall(
     method: string,
     predicate?: (call: ApiCall) => boolean,
@@ -106,6 +108,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     state,
     injectFault: routes.injectFault,
     clearFaults: routes.clearFaults,
+    setScopes: routes.setScopes,
     issueTriggerId: routes.issueTriggerId,
     issueResponseUrl: routes.issueResponseUrl,
     applyAckMessage: routes.applyAckMessage,

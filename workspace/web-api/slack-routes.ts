@@ -52,6 +52,8 @@ export interface SlackRoutes extends SlackSide {
   /** The next matching Web API calls answer with this HTTP error instead of running. */
   injectFault(spec: FaultSpec): void;
   clearFaults(): void;
+  /** The app reinstalled with these bot scopes (the same token): every call and download from now on has them. */
+  setScopes(scopes: readonly string[]): void;
 }
 
 export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
@@ -80,7 +82,11 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
       return true;
     }
     if (path.startsWith(FILES_PATH) && req.method === 'GET') {
-      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, botToken, scopes);
+      handleFileDownload(state, path.slice(FILES_PATH.length).split('/')[0]!, req, res, {
+        botToken,
+        scopes,
+        baseUrl: options.baseUrl(),
+      });
       return true;
     }
     return false;
@@ -93,6 +99,10 @@ export function createSlackRoutes(options: SlackRoutesOptions): SlackRoutes {
     handle,
     injectFault: (spec) => faults.inject(spec),
     clearFaults: () => faults.clear(),
+    setScopes: (granted) => {
+      scopes.clear();
+      for (const scope of granted) scopes.add(scope);
+    },
     issueTriggerId: (userId) => state.triggers.issue(userId),
     issueResponseUrl: (target) => `${responsePrefix()}${state.responseUrls.issue(target).id}`,
     fileObject: (fileId) => {

@@ -106,20 +106,20 @@ function scanUtf8(bytes: Uint8Array, from: number): Utf8Scan {
 /** Length of the valid UTF-8 sequence at `i`, or 0 when the byte there starts none. */
 function sequenceLength(bytes: Uint8Array, i: number): number {
   const b = bytes[i]!;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => {
-    const c = bytes[i + k];
-    return c !== undefined && c >= lo && c <= hi;
-  };
-  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
+  // Past the end a byte reads as undefined, which no comparison accepts.
+  const c1 = bytes[i + 1]!;
+  if (b >= 0xc2 && b <= 0xdf) return c1 >= 0x80 && c1 <= 0xbf ? 2 : 0;
+  const c2 = bytes[i + 2]!;
   if (b >= 0xe0 && b <= 0xef) {
     const lo = b === 0xe0 ? 0xa0 : 0x80;
     const hi = b === 0xed ? 0x9f : 0xbf;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+    return c1 >= lo && c1 <= hi && c2 >= 0x80 && c2 <= 0xbf ? 3 : 0;
   }
   if (b >= 0xf0 && b <= 0xf4) {
     const lo = b === 0xf0 ? 0x90 : 0x80;
     const hi = b === 0xf4 ? 0x8f : 0xbf;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+    const c3 = bytes[i + 3]!;
+    return c1 >= lo && c1 <= hi && c2 >= 0x80 && c2 <= 0xbf && c3 >= 0x80 && c3 <= 0xbf ? 4 : 0;
   }
   return 0;
 }

@@ -20,49 +20,56 @@ export const TURKISH_CODE_PAGES: readonly CodePage[] = [
 
 export type Decode = (bytes: Buffer, page: CodePage) => string;
 
-enum Kind {
-  Turkish = 0,
-  Latin = 1,
-  /** Punctuation a list may hold in any of them: quotes, dashes, €, no-break space. */
-  Neutral = 2,
-  /** Box drawing, controls, undefined bytes, lone accents, symbols: what a wrong code page makes of letters. */
-  Unlikely = 3,
-}
+const TURKISH = 0;
+const LATIN = 1;
+/** Punctuation a list may hold in any of them: quotes, dashes, €, no-break space. */
+const NEUTRAL = 2;
+/** Box drawing, controls, undefined bytes, lone accents, symbols: what a wrong code page makes of letters. */
+const UNLIKELY = 3;
 
-interface ByteClass {
-  kind: Kind;
-  upper: boolean;
-  lower: boolean;
-}
+const UPPER = 1;
+const LOWER = 2;
 
 // â, î, û are Turkish too, but rare: they count as other Latin letters, and tell Mac Turkish from 857 better so.
 const TURKISH_LETTERS = new Set('çğıöşüÇĞİÖŞÜ');
-const NEUTRAL = new Set('\u00a0–—‘’‚“”„…•€°·«»™©®');
+const NEUTRAL_SIGNS = new Set('\u00a0–—‘’‚“”„…•€°·«»™©®');
 
-function classOf(char: string): ByteClass {
-  const upper = char !== char.toLowerCase();
-  const lower = char !== char.toUpperCase();
-  if (TURKISH_LETTERS.has(char)) return { kind: Kind.Turkish, upper, lower };
-  if (/^\p{Script=Latin}$/u.test(char) && /^\p{L}$/u.test(char)) return { kind: Kind.Latin, upper, lower };
-  return { kind: NEUTRAL.has(char) ? Kind.Neutral : Kind.Unlikely, upper: false, lower: false };
+function kindOf(char: string): number {
+  if (TURKISH_LETTERS.has(char)) return TURKISH;
+  if (/^\p{Script=Latin}$/u.test(char) && /^\p{L}$/u.test(char)) return LATIN;
+  return NEUTRAL_SIGNS.has(char) ? NEUTRAL : UNLIKELY;
 }
 
-const ASCII: ByteClass[] = Array.from({ length: 128 }, (_, b) => {
-  const char = String.fromCharCode(b);
-  return { kind: Kind.Neutral, upper: /[A-Z]/.test(char), lower: /[a-z]/.test(char) };
-});
+function caseOf(char: string, kind: number): number {
+  if (kind !== TURKISH && kind !== LATIN && !/^[A-Za-z]$/.test(char)) return 0;
+  if (char !== char.toLowerCase()) return UPPER;
+  return char !== char.toUpperCase() ? LOWER : 0;
+}
 
-/** Each page's bytes 0x80–0xFF as iconv-lite decodes them, classified once (ASCII is the same in all three). */
-let tables: ByteClass[][] | undefined;
+/** Each page's 256 bytes as iconv-lite decodes them, classified once: kind and case, page after page. */
+interface Tables {
+  kinds: Uint8Array;
+  cases: Uint8Array;
+}
 
-function tablesFrom(decode: Decode): ByteClass[][] {
+let tables: Tables | undefined;
+
+function tablesFrom(decode: Decode): Tables {
   if (!tables) {
-    const high = Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i));
-    tables = TURKISH_CODE_PAGES.map((page) => {
-      const chars = [...decode(high, page)];
-      if (chars.length !== 128) throw new Error(`iconv-lite decodes ${page.iconvName} unexpectedly`);
-      return [...ASCII, ...chars.map(classOf)];
+    const kinds = new Uint8Array(256 * TURKISH_CODE_PAGES.length);
+    const cases = new Uint8Array(256 * TURKISH_CODE_PAGES.length);
+    const all = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
+    TURKISH_CODE_PAGES.forEach((page, p) => {
+      const chars = [...decode(all, page)];
+      if (chars.length !== 256) throw new Error(`iconv-lite decodes ${page.iconvName} unexpectedly`);
+      chars.forEach((char, b) => {
+        // ASCII is the same in all three, and neutral: only the bytes from 0x80 tell the pages apart.
+        const kind = b < 0x80 ? NEUTRAL : kindOf(char);
+        kinds[256 * p + b] = kind;
+        cases[256 * p + b] = caseOf(char, kind);
+      });
     });
+    tables = { kinds, cases };
   }
   return tables;
 }
@@ -80,6 +87,11 @@ const TURKISH_WEIGHT = 3;
 const LATIN_WEIGHT = 1;
 const MISCASED_WEIGHT = -2;
 const UNLIKELY_WEIGHT = -4;
+/**
+ * The bytes from 0x80 weighed, from the start: tens of thousands of letters settle it (a wrong page is wrong on
+ * every line), and a 10 MB file of them costs a tenth of a second per page when weighed whole.
+ */
+const BYTES_WEIGHED = 100_000;
 
 /**
  * The code page whose reading of `bytes` is clearly Turkish text, with that text; undefined when none is: then the
@@ -89,8 +101,7 @@ export function chooseCodePage(
   bytes: Uint8Array,
   decode: Decode,
 ): { page: CodePage; text: string } | undefined {
-  const classes = tablesFrom(decode);
-  const scores = classes.map((table, p) => scoreIn(bytes, table, TURKISH_CODE_PAGES[p]!));
+  const scores = TURKISH_CODE_PAGES.map((page, p) => scoreIn(bytes, tablesFrom(decode), p, page));
   const present = highBytesIn(bytes);
   const order = scores.map((_, p) => p).sort((a, b) => scores[b]!.score - scores[a]!.score || a - b);
   const best = scores[order[0]!]!;
@@ -107,26 +118,29 @@ export function chooseCodePage(
   };
 }
 
-function scoreIn(bytes: Uint8Array, table: readonly ByteClass[], page: CodePage): Score {
+function scoreIn(bytes: Uint8Array, { kinds, cases }: Tables, p: number, page: CodePage): Score {
   let score = 0;
   let fitting = 0;
   let unlikely = 0;
+  const at = 256 * p;
   const n = bytes.length;
-  for (let i = 0; i < n; i++) {
+  let seen = 0;
+  for (let i = 0; i < n && seen < BYTES_WEIGHED; i++) {
     const b = bytes[i]!;
     if (b < 0x80) continue;
-    const c = table[b]!;
-    if (c.kind === Kind.Unlikely) {
+    seen++;
+    const kind = kinds[at + b]!;
+    if (kind === UNLIKELY) {
       unlikely++;
       score += UNLIKELY_WEIGHT;
-    } else if (c.kind !== Kind.Neutral) {
-      const before = i > 0 ? table[bytes[i - 1]!]! : undefined;
-      const after = i + 1 < n ? table[bytes[i + 1]!]! : undefined;
-      if (miscased(c, before, after)) {
+    } else if (kind !== NEUTRAL) {
+      const before = i > 0 ? cases[at + bytes[i - 1]!]! : 0;
+      const after = i + 1 < n ? cases[at + bytes[i + 1]!]! : 0;
+      if (miscased(cases[at + b]!, before, after)) {
         score += MISCASED_WEIGHT;
       } else {
         fitting++;
-        score += c.kind === Kind.Turkish ? TURKISH_WEIGHT : LATIN_WEIGHT;
+        score += kind === TURKISH ? TURKISH_WEIGHT : LATIN_WEIGHT;
       }
     }
   }
@@ -137,16 +151,12 @@ function scoreIn(bytes: Uint8Array, table: readonly ByteClass[], page: CodePage)
  * A capital after a small letter, or inside a word in small letters ("AyÜe", "Yİlmaz"); a small letter between
  * capitals ("IşIK"), before a capital ("ìVIP") or standing alone ("5 ñ"): how a wrong code page's letters sit
  * among the right ASCII ones, or where its letters are a right page's quotes and dashes. A capital alone is an
- * initial ("Ş.").
+ * initial ("Ş."). Cases are UPPER, LOWER or 0 for what is not a letter.
  */
-function miscased(c: ByteClass, before: ByteClass | undefined, after: ByteClass | undefined): boolean {
-  const letterBefore = before !== undefined && (before.upper || before.lower);
-  const letterAfter = after !== undefined && (after.upper || after.lower);
-  if (c.upper) return (before?.lower ?? false) || (letterBefore && (after?.lower ?? false));
-  if (c.lower) {
-    if (after?.upper) return true;
-    return (before?.upper && after?.upper) || (!letterBefore && !letterAfter);
-  }
+function miscased(letter: number, before: number, after: number): boolean {
+  if (letter === UPPER) return before === LOWER || (before !== 0 && after === LOWER);
+  if (letter === LOWER)
+    return after === UPPER || (before === UPPER && after === UPPER) || (before === 0 && after === 0);
   return false;
 }
 

@@ -7,6 +7,12 @@ import type { TableRecord } from './table-file.js';
 const DATA_WINDOW = 50;
 
 /**
+ * Columns looked at for the header and the phone column: a table of people has far fewer, and a file of one
+ * line and 800,000 fields (numbers pasted in a row) costs no more than a sheet of normal width.
+ */
+export const COLUMNS_LOOKED_AT = 1024;
+
+/**
  * Where the header is among a file's first records (see HEAD_RECORDS), found as a person finds it: above the
  * block of data, not at the top of the file. A spreadsheet often starts with a title (one cell, often merged
  * across the table), notes, blank rows, or leaves its first columns empty; all of that is above the header
@@ -23,13 +29,16 @@ const DATA_WINDOW = 50;
  * Records above the header (or, with no header, above the data) are a title or notes: neither header nor data.
  */
 export interface HeaderRow {
-  /** The header's index in `head`, or -1 when the file has none. */
+  /** The header's index in the records, or -1 when the file has none. */
   header: number;
   /** Index of the first record of data: the one under the header, else where the data starts. */
   data: number;
 }
 
-export function findHeaderRow(head: readonly TableRecord[], country: CountryCode): HeaderRow {
+export function findHeaderRow(records: readonly TableRecord[], country: CountryCode): HeaderRow {
+  const head = records.map((r) =>
+    r.fields.length > COLUMNS_LOOKED_AT ? { line: r.line, fields: r.fields.slice(0, COLUMNS_LOOKED_AT) } : r,
+  );
   const phoneShaped = head.map((r) => r.fields.map((f) => looksLikeNumber(f, country)));
   const start = dataStart(phoneShaped);
   if (start < 0) {

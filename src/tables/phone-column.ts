@@ -1,7 +1,7 @@
 import type { CountryCode } from '../sms/numbers.js';
 import { isMobileCell, isTcIdentityNumber, looksLikeNumber } from './cell-kinds.js';
 import { columnNameKind, nameRank } from './column-names.js';
-import { findHeaderRow } from './header-row.js';
+import { COLUMNS_LOOKED_AT, findHeaderRow } from './header-row.js';
 import { HEAD_RECORDS, type TableRecord } from './table-file.js';
 
 /** Data rows under the header that the phone column is chosen from. */
@@ -105,6 +105,7 @@ function scoreColumns(
 ): ColumnScore[] {
   let width = header?.fields.length ?? 0;
   for (const row of rows) width = Math.max(width, row.fields.length);
+  width = Math.min(width, COLUMNS_LOOKED_AT);
   const scores: ColumnScore[] = [];
   for (let c = 0; c < width; c++) {
     let filled = 0;
@@ -115,9 +116,11 @@ function scoreColumns(
       const cell = row.fields[c] ?? '';
       if (cell === '') continue;
       filled++;
+      // Each cell parsed once: a TC number and a mobile are phone-shaped too.
       if (isTcIdentityNumber(cell)) identities++;
       else if (isMobileCell(cell, country)) mobiles++;
-      if (looksLikeNumber(cell, country)) numbers++;
+      else if (!looksLikeNumber(cell, country)) continue;
+      numbers++;
     }
     const name = header?.fields[c]?.trim() ?? '';
     const named = name === '' ? 1 : nameRank(name);

@@ -91,11 +91,18 @@ export function sheetRecords(
     }
     const name = xml[open + 1];
     if (name === 0x72 && xml[open + 2] === 0x6f && xml[open + 3] === 0x77 && endsName(xml[open + 4])) {
-      // <row>: its number, for the cells in it that have no reference.
+      // <row>: its number, for the cells in it that have no reference. Its other attributes need not be read:
+      // the scan goes on to the next `<`, which cannot stand in an attribute's value.
+      lastColumn = 0;
+      const quick = leadingRowNumber(xml, open + 4, end);
+      if (quick > 0) {
+        elementRow = quick;
+        at = open + 8;
+        continue;
+      }
       const row = readRowTag(xml, open + 4, end, tag);
       if (row < 0) return unreadable();
       elementRow = row > 0 ? row : Math.max(elementRow, line) + 1;
-      lastColumn = 0;
       at = tag[TAG_END]! + 1;
       continue;
     }
@@ -320,6 +327,16 @@ function readCellTag(xml: Buffer, from: number, to: number, out: Int32Array): bo
     }
     i++;
   }
+}
+
+/** The row number when a <row> tag's first attribute is ` r="N"` (as every writer that numbers rows puts it), else 0. */
+function leadingRowNumber(xml: Buffer, from: number, to: number): number {
+  if (xml[from] !== 0x20 || xml[from + 1] !== 0x72 || xml[from + 2] !== 0x3d || xml[from + 3] !== 0x22)
+    return 0;
+  let row = 0;
+  let i = from + 4;
+  for (; i < to && xml[i]! >= 48 && xml[i]! <= 57; i++) row = row * 10 + (xml[i]! - 48);
+  return xml[i] === 0x22 ? row : 0;
 }
 
 /**

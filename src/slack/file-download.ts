@@ -7,6 +7,7 @@ import {
   judgeFileLink,
   PRIVATE_ADDRESS,
   publicAddressLookup,
+  SLACK_FILE_ORIGIN,
 } from './file-links.js';
 
 const DOWNLOAD_TIMEOUT_MS = 20_000;
@@ -18,25 +19,23 @@ export class FileDownloadError extends Error {
   override name = 'FileDownloadError';
 }
 
-let toAllowedOrigins: Dispatcher | undefined;
-let toSlackHosts: Dispatcher | undefined;
+let toNamedOrigin: Dispatcher | undefined;
+let toPublicAddresses: Dispatcher | undefined;
 
 /**
  * undici's request on Agents of its own, not fetch: a 3 MB file arrives in half the time (measured over loopback,
  * 2026-11-27: ~5 against ~11 ms; fetch hands every chunk through a web stream). Redirects are followed here, one
- * at a time, so each one is judged before anything is sent to it. The origins the composition allows (Slack's
- * file host, or the local workspace on loopback) are reached as named; Slack's other hosts only at a public
- * address.
+ * at a time, so each one is judged before anything is sent to it. Slack's hosts are reached at public addresses
+ * only; the origin of another Slack the operator named (SLACK_API_URL: the local workspace on loopback) as named.
  */
-type LinkKind = 'with-token' | 'without-token';
-
-function dispatcherFor(kind: LinkKind): Dispatcher {
-  if (kind === 'with-token') {
-    toAllowedOrigins ??= new Agent();
-    return toAllowedOrigins;
+function dispatcherFor(url: URL): Dispatcher {
+  const slacks = url.origin === SLACK_FILE_ORIGIN || judgeFileLink(url, []).kind === 'without-token';
+  if (!slacks) {
+    toNamedOrigin ??= new Agent();
+    return toNamedOrigin;
   }
-  toSlackHosts ??= new Agent({ connect: { lookup: publicAddressLookup } });
-  return toSlackHosts;
+  toPublicAddresses ??= new Agent({ connect: { lookup: publicAddressLookup } });
+  return toPublicAddresses;
 }
 
 /** What the bot reaches Slack with: its Web API client satisfies it. */
@@ -97,12 +96,12 @@ export async function downloadSlackFile(
     );
 
   let url: URL = first;
-  let kind: LinkKind = 'with-token';
+  let kind: 'with-token' | 'without-token' = 'with-token';
   for (let redirects = 0; ; redirects++) {
     const target = url;
     const get = () =>
       request(target, {
-        dispatcher: dispatcherFor(kind),
+        dispatcher: dispatcherFor(target),
         headers: kind === 'with-token' && token ? { authorization: `Bearer ${token}` } : {},
         signal,
       });

@@ -111,6 +111,12 @@ export function isStale({ root = ROOT, dist = DIST } = {}) {
 const SEPARATE = { workspace: 'workspace/index.ts', simulator: 'src/simulator/server.ts' };
 
 /**
+ * Bundles run as worker threads, not imported: the reading thread of uploaded files (src/tables/worker/script.ts
+ * finds it beside main.cjs).
+ */
+const THREADS = { 'table-reader': 'src/tables/worker/thread-main.ts' };
+
+/**
  * Every `await import()` of a separate bundle or of a package left to node_modules becomes a require() of it:
  * V8's code cache does not keep what a script needs for `import()` (Node 20 fails it with "A dynamic import
  * callback was not specified" once the script comes from the cache), and all of them are CommonJS anyway.
@@ -143,6 +149,19 @@ function lazyRequires(root) {
 }
 
 /**
+ * esbuild escapes what is not ASCII in strings, but leaves it in some regular expressions (numfmt's locale
+ * patterns, in the reading thread's bundle): each such UTF-16 unit becomes its \\uXXXX escape, which means the
+ * same in a string, a template and a regular expression, so that every bundle stays ASCII (see `minifyWhitespace`).
+ */
+function asciiOnly(file) {
+  const source = readFileSync(file, 'utf8');
+  const beyondAscii = /[\u0080-\uffff]/g;
+  if (!beyondAscii.test(source)) return;
+  const escaped = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  writeFileSync(file, source.replace(beyondAscii, escaped));
+}
+
+/**
  * Compiles into a fresh folder beside `dist` and swaps it in, so a half-written build is never run and a
  * deleted source leaves no stale module (or code cache) behind.
  */
@@ -154,7 +173,7 @@ export async function build({ root = ROOT, dist = DIST } = {}) {
   rmSync(next, { recursive: true, force: true });
   const result = await esbuild({
     absWorkingDir: root,
-    entryPoints: { main: 'src/main.ts', ...SEPARATE },
+    entryPoints: { main: 'src/main.ts', ...SEPARATE, ...THREADS },
     outdir: next,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -179,6 +198,7 @@ export async function build({ root = ROOT, dist = DIST } = {}) {
     metafile: true,
     logLevel: 'warning',
   });
+  for (const file of readdirSync(next).filter((f) => f.endsWith('.cjs'))) asciiOnly(join(next, file));
   writeFileSync(join(next, 'meta.json'), JSON.stringify(result.metafile));
   writeFileSync(join(next, STAMP), `${JSON.stringify({ signature, builtAt: new Date().toISOString() })}\n`);
   const old = `${dist}.old-${process.pid}`;

@@ -33,6 +33,7 @@ import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
 import { UserZones } from './slack/user-zones.js';
 import { openStore, type Store } from './store/index.js';
+import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from './tables/worker/pool.js';
 
 /**
  * What a test, a drill or a bench may change about the bot that production builds from its config alone.
@@ -58,6 +59,8 @@ export interface BotOverrides {
   slackLimits?: Partial<SlackGateLimits>;
   /** Relay tuning for tests (post spacing, burst targets). */
   relay?: Partial<Omit<InboundRelaySettings, 'instanceId'>>;
+  /** The file readers' limits (a test's small heap) and what a bench watches of them. */
+  tableReader?: { limits?: Partial<TableReaderLimits>; events?: ReaderEvents };
 }
 
 /** The whole bot, built and listening for HTTP; `start()` starts its loops and its Slack connection. */
@@ -257,6 +260,8 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
 
     let tracker: DeliveryTracker | undefined;
     const sendsInFlight = new SendsInFlight();
+    // No thread until the first upload: a bot that is never sent a file never starts one.
+    const tableReader = new TableReaderPool(overrides.tableReader?.limits, overrides.tableReader?.events);
     const deps: SlackDeps = {
       gateway,
       store,
@@ -278,6 +283,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       },
       sendObserver: metrics?.sends,
       sendsInFlight,
+      tableReader,
     };
     // Runs once intake and the loops have stopped (closers run last to first), before the gateway and the store
     // close: a send started after an ack gets its MessageId recorded, or is left for the next start to settle.
@@ -468,6 +474,8 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       () => retention.stop(),
       () => scheduled.stop(),
     );
+    // Right after intake: a file read in flight is ended (its reader told), not waited for.
+    closers.push(() => tableReader.close());
     // Intake stops first on shutdown: the HTTP server and the Slack connection are closed before the rest.
     closers.push(() => http.close());
     // Closed before the server: an open browser tab's event stream would otherwise hold its close.

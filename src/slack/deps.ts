@@ -6,6 +6,7 @@ import type { SendLease } from '../sending/lease.js';
 import type { SendObserver } from '../sending/send.js';
 import type { SendsInFlight } from '../sends-in-flight.js';
 import type { Store } from '../store/index.js';
+import type { TableReader } from '../tables/worker/pool.js';
 import type { UserZones } from './user-zones.js';
 
 /** Limits and defaults of sending; each has an environment variable (see config.ts). */
@@ -62,4 +63,6 @@ export interface SlackDeps {
   sendsInFlight?: SendsInFlight;
   /** Each user's Slack time zone (users.info), cached; scheduled sends are picked and shown in it. */
   userZones?: UserZones;
+  /** Reads uploaded files in threads of their own (src/tables/worker/): never on the thread that acks. */
+  tableReader: TableReader;
 }

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeFlags } from '../../bench/node-flags.js';
 import { build, builtSignature, ensureBuilt, isStale, ROOT, sourceSignature } from '../../scripts/build.mjs';
@@ -158,6 +159,37 @@ describe('the build `npm start` runs', () => {
 
   it('puts the local workspace and the simulator in bundles of their own, not in main.cjs', () => {
     expect(chunks).toEqual({ workspace: 'workspace.cjs', simulator: 'simulator.cjs' });
+  });
+
+  it('makes the reading thread of uploaded files a bundle of its own, which reads a file in a worker thread', async () => {
+    const meta = JSON.parse(readFileSync(join(dist, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const reader = Object.entries(meta.outputs).find(([o]) => o.endsWith('/table-reader.cjs'));
+    expect(reader && 'src/tables/worker/thread-main.ts' in reader[1].inputs).toBe(true);
+    const thread = new Worker(join(dist, 'table-reader.cjs'));
+    try {
+      const bytes = new Uint8Array(Buffer.from('Telefon\n05321234567\n'));
+      // The long lists come first, a chunk each time more is asked for (src/tables/worker/wire.ts).
+      const answer = new Promise((resolve) =>
+        thread.on('message', (message: { type: string }) => {
+          if (message.type === 'chunk') thread.postMessage({ type: 'more' });
+          else resolve(message);
+        }),
+      );
+      thread.postMessage({
+        type: 'read',
+        filename: 'a.csv',
+        bytes,
+        request: { purpose: 'recipients', country: 'TR' },
+      });
+      expect(await answer).toMatchObject({
+        type: 'done',
+        reading: { purpose: 'recipients', meta: { kind: 'csv' } },
+      });
+    } finally {
+      await thread.terminate();
+    }
   });
 
   it('keeps the file readers (iconv-lite, Papa Parse) and undici out of main.cjs, and every bundle ASCII', () => {

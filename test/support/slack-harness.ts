@@ -1,4 +1,4 @@
-import type { Bot } from '../../src/bot.js';
+import type { Bot, BotOverrides } from '../../src/bot.js';
 import type { SlackGateLimits } from '../../src/http/slack-gate.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { Logger } from '../../src/log.js';
@@ -37,6 +37,8 @@ export interface HarnessOptions {
   now?: () => Date;
   /** More environment variables for the bot (e.g. METRICS_PORT, SCHEDULE_GRACE_MINUTES, SUBMIT_CHUNK_INTERVAL_MS). */
   env?: Record<string, string>;
+  /** The file readers' limits (a small heap) and what the test watches of them (a thread started). */
+  tableReader?: BotOverrides['tableReader'];
 }
 
 /**
@@ -98,6 +100,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(options.now ? { now: options.now } : {}),
       ...(options.store ? { store: options.store } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.tableReader ? { tableReader: options.tableReader } : {}),
     },
   );
   const control = new SimulatorControl({ url: bot.simulatorUrl ?? options.gatewayUrl ?? '' });

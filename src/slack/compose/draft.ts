@@ -28,14 +28,16 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
-import {
-  personalisedTable,
-  type RejectedRow,
-  recipientColumns,
-  recipientsFromTable,
-} from '../../tables/file-recipients.js';
-import { personalisedColumns } from '../../tables/personalised-columns.js';
+import type { RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
+import {
+  columnsWantedOf,
+  type FileReading,
+  interpretTable,
+  type PersonalisedFile,
+  type ReadRequest,
+  type TableMeta,
+} from '../../tables/worker/reading.js';
 import type { SendingSettings } from '../deps.js';
 import { formatCost, formatCount, plural } from '../ui/format.js';
 
@@ -56,8 +58,11 @@ export interface ComposeInput {
   text: string;
   encoding: EncodingChoice;
   validity?: string;
-  /** Recipients (same text) or the personalised table, read from an uploaded file. */
-  file?: { name: string; table: Table };
+  /**
+   * Recipients (same text) or the personalised table, read from an uploaded file: as the reading thread made
+   * them of it (`reading`, see readRequestFor), or a table read here (made of it in this thread).
+   */
+  file?: { name: string; table: Table } | { name: string; reading: FileReading };
 }
 
 /** What an uploaded file gave, shown before anything is sent. */
@@ -113,7 +118,7 @@ export type DraftResult =
   | { ok: true; draft: Draft; fileReport?: FileReport; compact?: CompactEnvelopes }
   | { ok: false; errors: Record<string, string> };
 
-function readAsOf(table: Table): string {
+function readAsOf(table: TableMeta): string {
   if (table.kind === 'xlsx') return `Excel sheet${table.sheet ? ` “${table.sheet}”` : ''}`;
   const separated = table.delimiter && table.delimiter !== 'none' ? `, ${table.delimiter}-separated` : '';
   return `${table.encoding ?? 'text'}${separated}`;
@@ -281,6 +286,19 @@ function validityOf(raw: string | undefined, fallback: number): number | string 
 }
 
 /**
+ * What buildDraft needs of an uploaded file for this input: the numbers for a same-text send, the table and
+ * the template's columns for a personalised one. What the reading thread is asked (src/tables/worker/).
+ */
+export function readRequestFor(
+  input: Pick<ComposeInput, 'mode' | 'text'>,
+  country: CountryCode,
+): ReadRequest {
+  return input.mode === 'same'
+    ? { purpose: 'recipients', country }
+    : { purpose: 'personalised', template: input.text, country };
+}
+
+/**
  * What buildDraft will read of an uploaded file for this input: the phone column for a same-text send, the
  * phone and the template's columns for a personalised one. Given to readTableFile, so that a spreadsheet's
  * other columns are not decoded for nothing.
@@ -289,7 +307,20 @@ export function columnsWantedFor(
   input: Pick<ComposeInput, 'mode' | 'text'>,
   country: CountryCode,
 ): ColumnsWanted {
-  return input.mode === 'same' ? recipientColumns(country) : personalisedColumns(input.text, country);
+  return columnsWantedOf(readRequestFor(input, country));
+}
+
+/** What the file gave for this input: as the reading thread made it, or made here of a table read here. */
+function readingOf(input: ComposeInput, country: CountryCode): FileReading | undefined {
+  const file = input.file;
+  if (!file) return undefined;
+  const reading =
+    'reading' in file ? file.reading : interpretTable(file.name, file.table, readRequestFor(input, country));
+  const wanted = input.mode === 'same' ? 'recipients' : 'personalised';
+  // The request is made from the same input: another purpose is a bug, never the person's doing.
+  if (reading.purpose !== wanted)
+    throw new Error(`a file read for ${reading.purpose} given to a ${input.mode} draft`);
+  return reading;
 }
 
 /** Validates everything the modal holds; on any problem, field errors and nothing else. */
@@ -315,6 +346,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   let rows: Addressees | undefined;
   let addressed: AddressedRows | undefined;
   const text = input.text;
+  const reading = readingOf(input, ctx.defaultCountry);
 
   if (input.mode === 'same') {
     if (text.trim() === '') errors.text = 'Write the message text.';
@@ -323,11 +355,11 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       if (unsendable) errors.text = unsendable;
     }
     const parsed = parseRecipients(input.recipientsText, ctx.defaultCountry, { max: settings.maxRecipients });
-    if (input.file) {
-      const got = recipientsFromTable(input.file.table, ctx.defaultCountry);
+    if (input.file && reading?.purpose === 'recipients') {
+      const got = reading.recipients;
       fileReport = {
         filename: input.file.name,
-        readAs: readAsOf(input.file.table),
+        readAs: readAsOf(reading.meta),
         rowsRead: got.rowsRead,
         valid: got.recipients.length,
         duplicates: got.duplicates,
@@ -373,8 +405,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       errors.recipients = 'Add at least one number, or choose a saved list.';
     }
   } else {
-    if (input.file) {
-      const built = personalisedFromFile(input.file, text, ctx.defaultCountry);
+    if (input.file && reading?.purpose === 'personalised') {
+      const built = personalisedFromFile(input.file.name, reading.meta, reading.personalised);
       fileReport = built.report;
       if (built.textError) errors.text = built.textError;
       if (built.fileError) errors.file = built.fileError;
@@ -548,12 +580,12 @@ function withEnvelopesOnDemand(draft: Draft, compact: CompactEnvelopes): Draft {
  * The envelopes of a personalised table from a file. Unlike a pasted table, rows that cannot be sent (a bad
  * number, an empty placeholder value, the same number again) do not stop the send: they are rejected and
  * reported by line, and the rest can go. Only what spoils every row stops it: no header, a placeholder with
- * no column, no row left.
+ * no column, no row left. The file was read, and its rows addressed, by the reading thread (reading.ts).
  */
 function personalisedFromFile(
-  file: NonNullable<ComposeInput['file']>,
-  template: string,
-  country: CountryCode,
+  filename: string,
+  meta: TableMeta,
+  file: PersonalisedFile,
 ): {
   rows: Addressees;
   addressed?: AddressedRows;
@@ -561,74 +593,51 @@ function personalisedFromFile(
   fileError?: string;
   textError?: string;
 } {
-  const csv = personalisedTable(file.table, country);
   const report: FileReport = {
-    filename: file.name,
-    readAs: readAsOf(file.table),
-    rowsRead: Math.max(0, file.table.records.length - 1),
+    filename,
+    readAs: readAsOf(meta),
+    rowsRead: file.rowsRead,
     valid: 0,
-    duplicates: 0,
+    duplicates: file.duplicates,
     optedOut: 0,
-    rejected: [],
-    numberColumn: csv.numberColumn,
-    columns: csv.columns,
+    rejected: file.rejected.slice(),
+    numberColumn: file.numberColumn,
+    columns: file.columns,
   };
-  if (csv.errors.length > 0) {
-    const first = csv.errors[0]!;
+  if (file.headerError) {
     return {
       rows: noAddressees(),
       report,
-      fileError: `“${file.name}”, line ${first.line}: ${first.reason}.`,
+      fileError: `“${filename}”, line ${file.headerError.line}: ${file.headerError.reason}.`,
     };
   }
-  const addressed = addressRows(template, csv, country);
-  if (addressed.missingColumns.length > 0) {
+  const addressed = file.addressed;
+  if (file.missingColumns.length > 0 || !addressed) {
     return {
       rows: noAddressees(),
       report,
-      textError: `No column for ${addressed.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${file.name}” has: ${csv.columns.join(', ')}.`,
+      textError: `No column for ${file.missingColumns.map((c) => `{{${c}}}`).join(', ')}. “${filename}” has: ${file.columns.join(', ')}.`,
     };
-  }
-  // Rows are in line order: the few rejected ones are found by bisection, without a map of every row.
-  const records = csv.rows;
-  const numberAt = (line: number) => {
-    let lo = 0;
-    let hi = records.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = records[mid]!.line;
-      if (at === line) return records[mid]!.fields[csv.numberIndex] ?? '';
-      if (at < line) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return '';
-  };
-  for (const e of addressed.errors) {
-    if (e.reason.startsWith('same number as line')) report.duplicates++;
-    else
-      report.rejected.push({
-        line: e.line,
-        input: numberAt(e.line),
-        reason: e.reason.replace(/^"[^"]*": /, ''),
-      });
   }
   // Only a message with a value that is not sendable on its own is joined and read whole (two values may hold
   // the halves of one pair). The common file has no such value at all: its rows are kept without a copy.
   const { septets } = addressed;
   const { literals, valuesByLine } = addressed.pieces;
-  const rows = !septets.unsure.includes(1)
-    ? addressed.rows
-    : addresseesWhere(addressed.rows, (_, line) => {
-        const message = joinMessage(literals, valuesByLine, line * (literals.length - 1));
-        const bad = septets.unsure[line] === 1 ? unsendableCharacters(message)[0] : undefined;
-        if (!bad) return true;
-        report.rejected.push({
-          line,
-          input: numberAt(line),
-          reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
+  const inputAt = new Map(file.unsureInputs.map((u) => [u.line, u.input] as const));
+  const rows =
+    file.unsureInputs.length === 0
+      ? addressed.rows
+      : addresseesWhere(addressed.rows, (_, line) => {
+          const message = joinMessage(literals, valuesByLine, line * (literals.length - 1));
+          const bad = septets.unsure[line] === 1 ? unsendableCharacters(message)[0] : undefined;
+          if (!bad) return true;
+          report.rejected.push({
+            line,
+            input: inputAt.get(line) ?? '',
+            reason: `${describeUnsendable(bad)} of the message: SMS cannot carry it`,
+          });
+          return false;
         });
-        return false;
-      });
   report.rejected.sort((a, b) => a.line - b.line);
   report.valid = rows.to.length;
   if (rows.to.length === 0) {
@@ -637,8 +646,8 @@ function personalisedFromFile(
       report,
       fileError:
         report.rejected.length > 0
-          ? `No row of “${file.name}” can be sent:\n${rejectedLines(report.rejected, report.rejected.length)}`
-          : `“${file.name}” has no rows under its header.`,
+          ? `No row of “${filename}” can be sent:\n${rejectedLines(report.rejected, report.rejected.length)}`
+          : `“${filename}” has no rows under its header.`,
     };
   }
   return { rows, addressed, report };

@@ -3,15 +3,15 @@ import type { ModalView, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { SendRequest } from '../../sending/send.js';
 import type { RejectedRow } from '../../tables/file-recipients.js';
-import { readTableFile, TableFileError } from '../../tables/table-file.js';
+import { TableFileError } from '../../tables/table-file.js';
 import {
   buildDraft,
   type CompactEnvelopes,
   type ComposeInput,
-  columnsWantedFor,
   type Draft,
   type DraftContext,
   type FileReport,
+  readRequestFor,
   storedDraftContext,
 } from '../compose/draft.js';
 import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
@@ -240,13 +240,16 @@ async function reviewUpload(
         deps.logger.debug({ err: String(error) }, 'file review not shown (closed?)'),
       );
   try {
-    const bytes = await downloadSlackFile(file, client.token);
-    const table = await readTableFile(file.name, bytes, {
-      columnsWanted: columnsWantedFor(input, deps.settings.defaultCountry),
-    });
+    const bytes = await downloadSlackFile(file, client);
+    // Read and made into numbers or messages in a thread of its own, under memory and time limits (pool.ts).
+    const reading = await deps.tableReader.read(
+      file.name,
+      bytes,
+      readRequestFor(input, deps.settings.defaultCountry),
+    );
     const metadata = readMetadata(view);
     const result = await buildDraft(
-      { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, table } },
+      { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, reading } },
       draftContext(deps),
     );
     if (!result.ok) {

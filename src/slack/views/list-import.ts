@@ -1,7 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import * as z from 'zod';
-import { recipientColumns, recipientsFromTable } from '../../tables/file-recipients.js';
-import { readTableFile, TableFileError } from '../../tables/table-file.js';
+import { TableFileError } from '../../tables/table-file.js';
 import { uploadedFileOf, viewSchema } from '../compose/state.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
@@ -45,10 +44,13 @@ export function listImportSubmissionHandler(deps: SlackDeps) {
       if (!(await allowed(deps, userId, 'sender')))
         throw new TableFileError('Only senders and admins may import lists.');
       const country = deps.settings.defaultCountry;
-      const table = await readTableFile(file.name, await downloadSlackFile(file, client.token), {
-        columnsWanted: recipientColumns(country),
+      // Read in a thread of its own, as the composer's files are (src/tables/worker/pool.ts).
+      const reading = await deps.tableReader.read(file.name, await downloadSlackFile(file, client), {
+        purpose: 'recipients',
+        country,
       });
-      const got = recipientsFromTable(table, country);
+      if (reading.purpose !== 'recipients') throw new Error('a list import read for another purpose');
+      const got = reading.recipients;
       const { store } = deps;
       const existing = await store.recipientLists.get(metadata.name);
       if (existing && metadata.mode === 'create') {

@@ -1,0 +1,297 @@
+import { Worker } from 'node:worker_threads';
+import { TableFileError } from '../table-file.js';
+import type { FileReading, ReadRequest } from './reading.js';
+import { readerScript } from './script.js';
+import { type FromReader, joinReading, type ListName, type ToReader } from './wire.js';
+
+/**
+ * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
+ * of 800,000 cells) or large (a zip whose directory lies about its sizes) costs a thread that can be ended, not
+ * the bot. Each thread runs under V8 heap limits and each read under a time limit; a thread that runs out of
+ * either is ended and the person is told why. A thread is kept for the next read unless the read left its heap
+ * large (it is ended, and its memory goes back to the system with it) or it stays idle.
+ */
+export interface TableReaderLimits {
+  /** Reads at once; more wait their turn (each may hold up to its heap limit). */
+  concurrency: number;
+  /** Reads waiting beyond those: more are refused with "try again" rather than held (10 MB each). */
+  maxQueued: number;
+  /** A read that takes longer is ended (the thread with it). */
+  timeoutMs: number;
+  /** V8's old generation of a reading thread: where a file's strings and rows live. */
+  maxOldGenerationSizeMb: number;
+  maxYoungGenerationSizeMb: number;
+  /** A thread whose heap is larger than this after a read is ended rather than kept. */
+  recycleAboveMb: number;
+  /** A thread idle this long is ended. */
+  idleMs: number;
+}
+
+export const DEFAULT_READER_LIMITS: TableReaderLimits = {
+  concurrency: 2,
+  maxQueued: 16,
+  timeoutMs: 30_000,
+  maxOldGenerationSizeMb: 512,
+  maxYoungGenerationSizeMb: 32,
+  recycleAboveMb: 96,
+  idleMs: 60_000,
+};
+
+/** Reads uploaded files for what a request asks, off the main thread. */
+export interface TableReader {
+  read(filename: string, bytes: Uint8Array, request: ReadRequest): Promise<FileReading>;
+}
+
+/** What a bench or a test may watch of the pool: thread starts and ends, and why. */
+export interface ReaderEvents {
+  /** A read handed to a thread (a fresh one or one kept from an earlier read). */
+  reading?(filename: string): void;
+  started?(ms: number): void;
+  ended?(reason: 'recycled' | 'idle' | 'timeout' | 'memory' | 'crashed' | 'closed'): void;
+}
+
+interface Job {
+  filename: string;
+  bytes: Uint8Array;
+  request: ReadRequest;
+  resolve(reading: FileReading): void;
+  reject(error: Error): void;
+}
+
+const mb = (n: number) => n.toLocaleString('en-US');
+
+function outOfMemory(filename: string, limits: TableReaderLimits): TableFileError {
+  return new TableFileError(
+    `“${filename}” needs more memory than a list of recipients can: reading it took more than ${mb(limits.maxOldGenerationSizeMb)} MB, so it was stopped. A list of 100,000 people takes a tenth of that: save only the sheet with the people (as .xlsx or CSV) and upload it again.`,
+  );
+}
+
+function tooSlow(filename: string, limits: TableReaderLimits): TableFileError {
+  return new TableFileError(
+    `“${filename}” took longer than ${mb(limits.timeoutMs / 1000)} s to read, so it was stopped. A list of 100,000 people takes a second or two: save only the sheet with the people (as .xlsx or CSV) and upload it again.`,
+  );
+}
+
+/** One reading thread and the read it runs. */
+class ReaderThread {
+  readonly worker: Worker;
+  readonly exited: Promise<void>;
+  job: Job | undefined;
+  private received: Partial<Record<ListName, unknown[]>> = {};
+  private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private ending: Parameters<NonNullable<ReaderEvents['ended']>>[0] | undefined;
+
+  /** Being ended: it takes no more reads. */
+  get isEnding(): boolean {
+    return this.ending !== undefined;
+  }
+
+  constructor(
+    private readonly limits: TableReaderLimits,
+    private readonly events: ReaderEvents,
+    private readonly onFree: (thread: ReaderThread) => void,
+    private readonly onExit: (thread: ReaderThread) => void,
+  ) {
+    const started = performance.now();
+    const script = readerScript();
+    this.worker = new Worker(script.url, {
+      ...script.options,
+      resourceLimits: {
+        maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb,
+        maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb,
+      },
+      // Its output is the answer, never the console: a stray line must not reach the bot's log as raw text.
+      stdout: true,
+      stderr: true,
+    });
+    this.worker.stdout.resume();
+    this.worker.stderr.resume();
+    this.worker.once('online', () => events.started?.(performance.now() - started));
+    this.worker.on('message', (message: FromReader) => this.onMessage(message));
+    this.worker.on('error', (error: Error & { code?: string }) => {
+      this.ending ??= error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crashed';
+      this.fail(
+        this.ending === 'memory'
+          ? (job) => outOfMemory(job.filename, limits)
+          : (job) =>
+              new TableFileError(
+                `“${job.filename}” could not be read: the reader stopped (${error.message}). Upload it again; if it fails again, save it again from Excel as .xlsx or CSV.`,
+              ),
+      );
+    });
+    this.exited = new Promise((resolve) => {
+      this.worker.once('exit', () => {
+        clearTimeout(this.timer);
+        clearTimeout(this.idleTimer);
+        this.fail(
+          (job) =>
+            new TableFileError(`“${job.filename}” could not be read: the reader stopped. Upload it again.`),
+        );
+        events.ended?.(this.ending ?? 'crashed');
+        onExit(this);
+        resolve();
+      });
+    });
+  }
+
+  run(job: Job): void {
+    clearTimeout(this.idleTimer);
+    this.events.reading?.(job.filename);
+    this.job = job;
+    this.received = {};
+    this.worker.ref();
+    this.timer = setTimeout(() => {
+      this.end('timeout');
+      this.fail((j) => tooSlow(j.filename, this.limits));
+    }, this.limits.timeoutMs);
+    // Moved, not copied: only a view of its whole buffer can be (a small Buffer shares Node's pool).
+    const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;
+    const bytes = whole ? job.bytes : job.bytes.slice();
+    const message: ToReader = { type: 'read', filename: job.filename, bytes, request: job.request };
+    this.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+  }
+
+  end(reason: NonNullable<typeof this.ending>): Promise<void> {
+    this.ending ??= reason;
+    void this.worker.terminate();
+    return this.exited;
+  }
+
+  fail(error: (job: Job) => Error): void {
+    const job = this.job;
+    if (!job) return;
+    this.job = undefined;
+    clearTimeout(this.timer);
+    job.reject(error(job));
+  }
+
+  private onMessage(message: FromReader): void {
+    const job = this.job;
+    if (!job) return;
+    switch (message.type) {
+      case 'chunk': {
+        const list = this.received[message.list] ?? [];
+        this.received[message.list] = list;
+        for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
+        this.worker.postMessage({ type: 'more' } satisfies ToReader);
+        return;
+      }
+      case 'refused':
+      case 'failed': {
+        this.job = undefined;
+        clearTimeout(this.timer);
+        job.reject(
+          message.type === 'refused' ? new TableFileError(message.message) : new Error(message.message),
+        );
+        this.free(0);
+        return;
+      }
+      case 'done': {
+        this.job = undefined;
+        clearTimeout(this.timer);
+        const reading = joinReading(message.reading, this.received);
+        this.received = {};
+        job.resolve(reading);
+        this.free(message.heapBytes);
+        return;
+      }
+    }
+  }
+
+  /** After a read: kept for the next one, or ended when the read left its heap large. */
+  private free(heapBytes: number): void {
+    if (heapBytes > this.limits.recycleAboveMb * 2 ** 20) {
+      void this.end('recycled');
+      return;
+    }
+    this.worker.unref();
+    this.idleTimer = setTimeout(() => void this.end('idle'), this.limits.idleMs);
+    this.idleTimer.unref();
+    this.onFree(this);
+  }
+}
+
+/** At most `concurrency` reading threads, reads queued for them in order. */
+export class TableReaderPool implements TableReader {
+  readonly limits: TableReaderLimits;
+  private readonly threads = new Set<ReaderThread>();
+  private readonly idle: ReaderThread[] = [];
+  private readonly queue: Job[] = [];
+  private closed = false;
+
+  constructor(
+    limits: Partial<TableReaderLimits> = {},
+    private readonly events: ReaderEvents = {},
+  ) {
+    this.limits = { ...DEFAULT_READER_LIMITS, ...limits };
+  }
+
+  read(filename: string, bytes: Uint8Array, request: ReadRequest): Promise<FileReading> {
+    if (this.closed) return Promise.reject(stopping(filename));
+    if (this.queue.length >= this.limits.maxQueued) {
+      return Promise.reject(
+        new TableFileError(
+          `“${filename}” was not read: ${mb(this.queue.length + this.limits.concurrency)} files are being read already. Upload it again in a minute.`,
+        ),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ filename, bytes, request, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Threads running now (busy or idle): for tests and benches. */
+  get size(): number {
+    return this.threads.size;
+  }
+
+  /** Ends every thread, and with them the reads in flight; reads still queued are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(stopping(job.filename));
+    await Promise.all(
+      [...this.threads].map((t) => {
+        t.fail((job) => stopping(job.filename));
+        return t.end('closed');
+      }),
+    );
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      let thread: ReaderThread | undefined;
+      while (!thread && this.idle.length > 0) {
+        const next = this.idle.pop()!;
+        if (!next.isEnding) thread = next;
+      }
+      // Ended threads count until they are gone: their memory is still the process's.
+      if (!thread && this.threads.size < this.limits.concurrency) {
+        thread = new ReaderThread(
+          this.limits,
+          this.events,
+          (t) => {
+            this.idle.push(t);
+            this.pump();
+          },
+          (t) => {
+            this.threads.delete(t);
+            const at = this.idle.indexOf(t);
+            if (at >= 0) this.idle.splice(at, 1);
+            this.pump();
+          },
+        );
+        this.threads.add(thread);
+      }
+      if (!thread) return;
+      thread.run(this.queue.shift()!);
+    }
+  }
+}
+
+function stopping(filename: string): TableFileError {
+  return new TableFileError(
+    `“${filename}” was not read: the app is restarting. Upload it again in a minute.`,
+  );
+}

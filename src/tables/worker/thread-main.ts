@@ -1,0 +1,52 @@
+import { getHeapStatistics } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import { TableFileError } from '../table-file.js';
+import { readFileFor } from './reading.js';
+import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
+
+/**
+ * The reading thread: reads one uploaded file at a time and makes of it what the request asks, under the
+ * memory limits the pool started it with (pool.ts). Its answer goes back in chunks, each when the main thread
+ * asks for more (wire.ts). Nothing here knows Slack or the store.
+ */
+const port = parentPort;
+if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
+
+const post = (message: FromReader, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+let pending: { chunks: ReturnType<typeof chunksOf>; done: () => void } | undefined;
+
+function sendNext(): void {
+  if (!pending) return;
+  const next = pending.chunks.next();
+  if (next.done) {
+    const { done } = pending;
+    pending = undefined;
+    done();
+    return;
+  }
+  post({ type: 'chunk', ...next.value });
+}
+
+async function read(message: Extract<ToReader, { type: 'read' }>): Promise<void> {
+  let reading: Awaited<ReturnType<typeof readFileFor>>;
+  try {
+    reading = await readFileFor(message.filename, message.bytes, message.request);
+  } catch (error) {
+    if (error instanceof TableFileError) post({ type: 'refused', message: error.message });
+    else post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  const { head, lists, transfer } = splitReading(reading);
+  pending = {
+    chunks: chunksOf(lists),
+    // What this thread holds once the answer is out: the pool ends a thread left large (pool.ts).
+    done: () =>
+      post({ type: 'done', reading: head, heapBytes: getHeapStatistics().total_heap_size }, transfer),
+  };
+  sendNext();
+}
+
+port.on('message', (message: ToReader) => {
+  if (message.type === 'more') sendNext();
+  else void read(message);
+});

@@ -1,0 +1,114 @@
+import type { FileReading } from './reading.js';
+
+/**
+ * A reading as it crosses between threads. The long lists (numbers, message values, refused rows) go apart,
+ * CHUNK items a message, each sent when the main thread asks for the next one: a list of 100,000 strings
+ * takes 15-30 ms to copy into the main thread's heap in one piece, and acks would wait behind it; in
+ * chunks they run between them. Typed arrays are moved, not copied (the transfer list).
+ */
+export const CHUNK = 10_000;
+
+/** What the main thread sends the reading thread. */
+export type ToReader =
+  | { type: 'read'; filename: string; bytes: Uint8Array; request: import('./reading.js').ReadRequest }
+  | { type: 'more' };
+
+/** What the reading thread sends back for one read. */
+export type FromReader =
+  | { type: 'chunk'; list: ListName; items: unknown[] }
+  | { type: 'done'; reading: FileReading; heapBytes: number }
+  | { type: 'refused'; message: string }
+  | { type: 'failed'; message: string };
+
+/** The lists that go in chunks, by name. */
+export type ListName = 'recipients' | 'rejected' | 'to' | 'values';
+
+type Lists = Partial<Record<ListName, unknown[]>>;
+
+/** The reading without its long lists (emptied), the lists, and the buffers to move. */
+export function splitReading(reading: FileReading): {
+  head: FileReading;
+  lists: Lists;
+  transfer: ArrayBuffer[];
+} {
+  if (reading.purpose === 'recipients') {
+    const { recipients, rejected } = reading.recipients;
+    return {
+      head: { ...reading, recipients: { ...reading.recipients, recipients: [], rejected: [] } },
+      lists: { recipients, rejected },
+      transfer: [],
+    };
+  }
+  const p = reading.personalised;
+  const a = p.addressed;
+  const lists: Lists = { rejected: p.rejected };
+  if (!a) return { head: { ...reading, personalised: { ...p, rejected: [] } }, lists, transfer: [] };
+  lists.to = a.rows.to;
+  lists.values = a.pieces.valuesByLine;
+  const { septets } = a;
+  const buffers = new Set<ArrayBuffer>();
+  for (const array of [
+    a.rows.lines,
+    septets.gsm7,
+    septets.turkish,
+    septets.units,
+    septets.surrogates,
+    septets.unsure,
+  ]) {
+    buffers.add(array.buffer as ArrayBuffer);
+  }
+  return {
+    head: {
+      ...reading,
+      personalised: {
+        ...p,
+        rejected: [],
+        addressed: {
+          ...a,
+          rows: { to: [], lines: a.rows.lines },
+          pieces: { literals: a.pieces.literals, valuesByLine: [] },
+        },
+      },
+    },
+    lists,
+    transfer: [...buffers],
+  };
+}
+
+/** The reading again, its lists put back from the chunks received. */
+export function joinReading(head: FileReading, received: Lists): FileReading {
+  const list = <T>(name: ListName) => (received[name] ?? []) as T[];
+  if (head.purpose === 'recipients') {
+    return {
+      ...head,
+      recipients: { ...head.recipients, recipients: list('recipients'), rejected: list('rejected') },
+    };
+  }
+  const p = head.personalised;
+  const a = p.addressed;
+  return {
+    ...head,
+    personalised: {
+      ...p,
+      rejected: list('rejected'),
+      ...(a
+        ? {
+            addressed: {
+              ...a,
+              rows: { to: list('to'), lines: a.rows.lines },
+              pieces: { literals: a.pieces.literals, valuesByLine: list('values') },
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+/** The chunks of the lists, in the order they are sent. */
+export function* chunksOf(lists: Lists): Generator<{ list: ListName; items: unknown[] }> {
+  for (const [name, items] of Object.entries(lists) as [ListName, unknown[]][]) {
+    for (let from = 0; from < items.length; from += CHUNK) {
+      yield { list: name, items: items.slice(from, from + CHUNK) };
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TableFileError } from '../../src/tables/table-file.js';
+import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
+import { type ReadRequest, readFileFor } from '../../src/tables/worker/reading.js';
+
+const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+const recipients: ReadRequest = { purpose: 'recipients', country: 'TR' };
+const personalised: ReadRequest = {
+  purpose: 'personalised',
+  template: 'Merhaba {{Ad}}, kod {{Kod}}',
+  country: 'TR',
+};
+
+function personalisedCsv(rows: number): string {
+  const lines = ['Telefon;Ad;Kod'];
+  for (let i = 0; i < rows; i++) lines.push(`0532${String(1_000_000 + i)};Ayşe ${i};K${i}`);
+  // A bad number, a repeat, an empty value: refused by line.
+  lines.push('12;Ali;K1', `0532${String(1_000_000)};Veli;K2`, '05329999999;;K3');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Threads started and not yet ended, as the pool reports them. */
+function watched(): { events: ReaderEvents; live: () => number; most: () => number; ended: string[] } {
+  let live = 0;
+  let most = 0;
+  const ended: string[] = [];
+  return {
+    events: {
+      started: () => {
+        most = Math.max(most, ++live);
+      },
+      ended: (reason) => {
+        live--;
+        ended.push(reason);
+      },
+    },
+    live: () => live,
+    most: () => most,
+    ended,
+  };
+}
+
+let pools: TableReaderPool[] = [];
+function pool(limits: Partial<TableReaderLimits> = {}, events: ReaderEvents = {}): TableReaderPool {
+  const made = new TableReaderPool(limits, events);
+  pools.push(made);
+  return made;
+}
+afterEach(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  pools = [];
+});
+
+describe('uploaded files read in a thread of their own', () => {
+  it('gives what reading in this thread gives, long lists and all (chunked across)', async () => {
+    const csv = personalisedCsv(25_000);
+    const readers = pool();
+    const inThread = await readers.read('p.csv', utf8(csv), personalised);
+    expect(inThread).toEqual(await readFileFor('p.csv', utf8(csv), personalised));
+    if (inThread.purpose !== 'personalised') throw new Error('wrong purpose');
+    expect(inThread.personalised.addressed!.rows.to).toHaveLength(25_000);
+    expect(inThread.personalised.rejected.map((r) => r.line)).toEqual([25_002, 25_004]);
+    expect(inThread.personalised.duplicates).toBe(1);
+
+    const numbers = await readers.read('n.csv', utf8(csv), recipients);
+    if (numbers.purpose !== 'recipients') throw new Error('wrong purpose');
+    expect(numbers.recipients.recipients).toHaveLength(25_001);
+    expect(numbers.recipients.recipients[0]).toBe('905321000000');
+    // The same thread read both: it is kept between reads.
+    expect(readers.size).toBe(1);
+  });
+
+  it('refuses a CSV of one long line by its columns, while this thread goes on', async () => {
+    const fields = Array.from({ length: 800_000 }, (_, i) => `isim${i}`);
+    const readers = pool();
+    let turns = 0;
+    let reading = true;
+    const ticking = (async () => {
+      while (reading) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns++;
+      }
+    })();
+    const refused = await readers
+      .read('tek-satir.csv', utf8(fields.join(',')), personalised)
+      .catch((error: unknown) => error);
+    reading = false;
+    await ticking;
+    expect(refused).toBeInstanceOf(TableFileError);
+    expect((refused as Error).message).toBe(
+      '“tek-satir.csv”, line 1 has 800,000 columns: is it one long line? A list has one person per line (at most 1,000 columns): save it with one row per person and upload it again.',
+    );
+    // The event loop here turned while the thread read: nothing of the read ran on it.
+    expect(turns).toBeGreaterThan(10);
+  });
+
+  it('ends a thread that runs out of memory, says so, and reads the next file', async () => {
+    const w = watched();
+    const readers = pool({ maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 }, w.events);
+    const refused = await readers
+      .read('buyuk.csv', utf8(personalisedCsv(300_000)), personalised)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TableFileError);
+    expect((refused as Error).message).toMatch(
+      /^“buyuk\.csv” needs more memory than a list of recipients can: reading it took more than 16 MB, so it was stopped\./,
+    );
+    const small = await readers.read('kucuk.csv', utf8(personalisedCsv(3)), personalised);
+    expect(small.purpose === 'personalised' && small.personalised.addressed!.rows.to).toHaveLength(3);
+    expect(w.ended).toContain('memory');
+  });
+
+  it('ends a read that takes longer than its time', async () => {
+    const readers = pool({ timeoutMs: 1 });
+    await expect(readers.read('yavas.csv', utf8(personalisedCsv(50_000)), personalised)).rejects.toThrow(
+      '“yavas.csv” took longer than 0.001 s to read, so it was stopped.',
+    );
+    // Ended with its read: no thread is left reading it.
+    await until(() => readers.size === 0);
+  });
+
+  it('reads at most `concurrency` files at once, the rest in turn', async () => {
+    const w = watched();
+    const readers = pool({ concurrency: 2 }, w.events);
+    const csv = utf8(personalisedCsv(2_000));
+    const all = await Promise.all(
+      Array.from({ length: 6 }, () => readers.read('x.csv', csv.slice(), recipients)),
+    );
+    expect(all.every((r) => r.purpose === 'recipients' && r.recipients.recipients.length === 2_001)).toBe(
+      true,
+    );
+    expect(w.most()).toBe(2);
+  });
+
+  it('refuses reads beyond the queue rather than holding them', async () => {
+    const readers = pool({ concurrency: 1, maxQueued: 1 });
+    const csv = utf8(personalisedCsv(2_000));
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => readers.read('x.csv', csv.slice(), recipients)),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(String((results[2] as PromiseRejectedResult).reason.message)).toContain(
+      'files are being read already',
+    );
+  });
+
+  it('ends a thread left large by its read, and every thread at close, a read in flight told why', async () => {
+    const w = watched();
+    const readers = pool({ recycleAboveMb: 1 }, w.events);
+    await readers.read('a.csv', utf8(personalisedCsv(20_000)), personalised);
+    await until(() => w.ended.length === 1);
+    expect(w.ended).toEqual(['recycled']);
+
+    const inFlight = readers
+      .read('b.csv', utf8(personalisedCsv(200_000)), personalised)
+      .catch((e: Error) => e);
+    await until(() => w.live() === 1);
+    await readers.close();
+    expect(((await inFlight) as Error).message).toContain('“b.csv” was not read: the app is restarting.');
+    expect(readers.size).toBe(0);
+    await expect(readers.read('c.csv', utf8('x'), recipients)).rejects.toThrow('the app is restarting');
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

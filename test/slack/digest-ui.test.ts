@@ -61,7 +61,7 @@ describe('balance digest', () => {
       previous: { slot: 'x', at: new Date(NOW.getTime() - DAY).toISOString(), usable: 1200 },
     });
     // "Today" is the report zone's calendar day: the debit of 20 hours ago was yesterday there.
-    expect(d.spend).toEqual({ today: 10, day7: 80, day30: 180 });
+    expect(d.spend).toEqual({ today: 10, day7: 80, day30: 180, refundedToday: 0 });
     expect(d.runway).toEqual({ perDay: 80 / 7, days: 1000 / (80 / 7) });
     expect(d.change).toMatchObject({ amount: -200, basis: 'previous-digest' });
     expect(d.largestDebits.map((e) => e.id)).toEqual([2, 1]);
@@ -74,7 +74,7 @@ describe('balance digest', () => {
       '900.00',
       '100.00',
       '−200.00',
-      'Spent today (since 00:00 Europe/Istanbul) *10.00*',
+      'Spent today (since 00:00 Europe/Istanbul), net of refunds *10.00*',
       '80.00',
       '180.00',
       'about 88 days',
@@ -102,13 +102,15 @@ describe('balance digest', () => {
   });
 
   it('forecasts from the 7-day rate: no spend, used up, and the numbers', () => {
-    expect(runwayOf(100, { today: 0, day7: 0, day30: 0 })).toEqual({ perDay: 0, days: undefined });
-    expect(runwayOf(0, { today: 1, day7: 7, day30: 7 })).toEqual({ perDay: 1, days: 0 });
-    expect(runwayOf(70, { today: 1, day7: 70, day30: 70 })).toEqual({ perDay: 10, days: 7 });
+    const spend = (today: number, week: number) => ({ today, day7: week, day30: week, refundedToday: 0 });
+    expect(runwayOf(100, spend(0, 0))).toEqual({ perDay: 0, days: undefined });
+    expect(runwayOf(0, spend(1, 7))).toEqual({ perDay: 1, days: 0 });
+    expect(runwayOf(70, spend(1, 70))).toEqual({ perDay: 10, days: 7 });
     expect(spendOf([entry(1, 'Credit', 5, NOW.getTime() - 1000)], NOW, 'UTC')).toEqual({
       today: 0,
       day7: 0,
       day30: 0,
+      refundedToday: 0,
     });
   });
 

@@ -122,7 +122,32 @@ describe('balance and log', () => {
       view.now,
       view.timeZone,
     );
-    expect(spend).toEqual({ today: 5, day7: 7, day30: 57 });
+    expect(spend).toEqual({ today: 5, day7: 7, day30: 57, refundedToday: 0 });
+  });
+
+  it('takes refunds of cancelled messages off spend, never top-ups, and never goes below zero', () => {
+    const spend = spendOf(
+      [
+        logEntry(1, 20, 'Debit', 150.25),
+        logEntry(2, 10, 'Credit', 100.2, 'Refund for cancelled messages of batch 100042 (3000 recipients)'),
+        logEntry(3, 9, 'Credit', 50.05, 'İPTAL İADESİ 100043'), // Turkish, upper case
+        logEntry(4, 8, 'Credit', 500, 'Top-up by bank transfer'),
+        logEntry(5, 3 * 24 * 60, 'Debit', 20),
+        logEntry(6, 3 * 24 * 60 - 1, 'Credit', 30, 'Refund: cancelled'), // a refund larger than that day's debits
+      ],
+      view.now,
+      view.timeZone,
+    );
+    expect(spend).toEqual({ today: 0, day7: 0, day30: 0, refundedToday: 150.25 });
+    const later = spendOf(
+      [logEntry(1, 20, 'Debit', 150.25), logEntry(2, 10, 'Credit', 0.25, 'iade')],
+      view.now,
+      view.timeZone,
+    );
+    expect(later.today).toBe(150);
+    const message = balanceMessage({ main: 1000, limit: 0, usable: 1000 }, later, view);
+    expect(JSON.stringify(message.blocks)).toContain('net of refunds *150.00* (0.25 refunded)');
+    expect(message.text).toContain('150.00 (net of refunds)');
   });
 
   it('shows the balance without spend when the log is unavailable, and no notice unless simulated', () => {

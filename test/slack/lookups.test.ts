@@ -90,7 +90,7 @@ describe('/sms balance', () => {
     // 1250 seeded, minus 2 recipients × 1 segment × 0.05.
     expect(message.text).toContain('Usable credit 1,249.90 (main 1,249.90 + limit 0.00)');
     expect(message.text).toContain(
-      `spent today (since 00:00 Europe/Istanbul) ${money.format(spentToday)}, last 7 days ${money.format(spentWeek)}`,
+      `spent today (since 00:00 Europe/Istanbul) ${money.format(spentToday)} (net of refunds), last 7 days ${money.format(spentWeek)}`,
     );
     expect(all).toMatch(/\*Usable credit\*\\n\*1,249.90\*/);
     expect(all).toMatch(/\*Main\*\\n1,249.90/);

@@ -1,8 +1,8 @@
 import type { KnownBlock } from '@slack/types';
-import { todayLabel } from '../../digests/spend.js';
+import { NET_OF_REFUNDS, SPEND_DEFINITION, type Spend, todayLabel } from '../../digests/spend.js';
 import type { BalanceDigest, DigestFraming, Runway } from '../../digests/types.js';
 import type { BalanceLogEntry } from '../../gateway/index.js';
-import { fields, section } from './blocks.js';
+import { context, fields, section } from './blocks.js';
 import { type DigestMessage, digestFoot, digestHead, durationInDays, signedMoney } from './digest-common.js';
 import { formatMoney, formatTime } from './format.js';
 import { inlineText } from './lookup-common.js';
@@ -22,6 +22,13 @@ export function runwayLine(runway: Runway | undefined, usable: number, at: Date,
       : '';
   const icon = runway.days < 7 ? ':warning:' : ':hourglass_flowing_sand:';
   return `${icon} At the 7-day rate (${formatMoney(runway.perDay)} a day), credit lasts *${durationInDays(runway.days)}*${until}.`;
+}
+
+/** "Spent today (since 00:00 Europe/Istanbul), net of refunds *12.00* (150.25 refunded) · last 7 days *80.00*". */
+export function spendLine(spend: Spend, timeZone: string, windows: { day30?: boolean } = {}): string {
+  const refunded = spend.refundedToday > 0 ? ` (${formatMoney(spend.refundedToday)} refunded)` : '';
+  const month = windows.day30 ? ` · 30 days *${formatMoney(spend.day30)}*` : '';
+  return `:chart_with_downwards_trend: Spent ${todayLabel(timeZone)}, ${NET_OF_REFUNDS} *${formatMoney(spend.today)}*${refunded} · last 7 days *${formatMoney(spend.day7)}*${month}`;
 }
 
 function entryLine(e: BalanceLogEntry, sign: '+' | '−', timeZone: string): string {
@@ -51,10 +58,11 @@ export function balanceDigestMessage(d: BalanceDigest, framing: DigestFraming): 
     ]),
     section(
       d.spend
-        ? `:chart_with_downwards_trend: Spent ${todayLabel(tz)} *${formatMoney(d.spend.today)}* · last 7 days *${formatMoney(d.spend.day7)}* · 30 days *${formatMoney(d.spend.day30)}*`
+        ? spendLine(d.spend, tz, { day30: true })
         : ':grey_question: Spending is not available: the balance log could not be read.',
     ),
     section(runwayLine(d.runway, d.balance.usable, d.at, tz)),
+    ...(d.spend ? [context(SPEND_DEFINITION)] : []),
   ];
   const lines: string[] = [];
   if (d.largestDebits.length > 0)

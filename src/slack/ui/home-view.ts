@@ -1,5 +1,11 @@
 import type { KnownBlock, View } from '@slack/types';
-import { type Runway, type Spend, todayLabel } from '../../digests/spend.js';
+import {
+  NET_OF_REFUNDS,
+  type Runway,
+  SPEND_DEFINITION,
+  type Spend,
+  todayLabel,
+} from '../../digests/spend.js';
 import type { Balance, InboundMessage } from '../../gateway/index.js';
 import { formatForPeople } from '../../sms/index.js';
 import type { OutboxRow, Role, Subscription } from '../../store/index.js';
@@ -49,12 +55,18 @@ function balanceBlocks(data: HomeData): KnownBlock[] {
       ['Main + Limit', `${formatMoney(balance.main)} + ${formatMoney(balance.limit)}`],
       ...(spend
         ? ([
-            [`Spent ${todayLabel(data.timeZone)}`, formatMoney(spend.today)],
+            [
+              `Spent ${todayLabel(data.timeZone)}, ${NET_OF_REFUNDS}`,
+              spend.refundedToday > 0
+                ? `${formatMoney(spend.today)} (${formatMoney(spend.refundedToday)} refunded)`
+                : formatMoney(spend.today),
+            ],
             ['Spent last 7 days', formatMoney(spend.day7)],
           ] as Array<[string, string]>)
         : []),
     ]),
     section(runwayLine(runway, balance.usable, data.now, data.timeZone)),
+    ...(spend ? [context(SPEND_DEFINITION)] : []),
   );
   return blocks;
 }

@@ -1,8 +1,15 @@
 import type { KnownBlock } from '@slack/types';
-import { directionOf, type Spend, todayLabel } from '../../digests/spend.js';
+import {
+  directionOf,
+  NET_OF_REFUNDS,
+  SPEND_DEFINITION,
+  type Spend,
+  todayLabel,
+} from '../../digests/spend.js';
 import type { Balance, BalanceLogEntry } from '../../gateway/index.js';
 import { logWindow } from '../lookup-windows.js';
 import { context, fields, header, section, simulatedNotice } from './blocks.js';
+import { spendLine } from './digest-balance.js';
 import { escapeMrkdwn, formatMoney, formatTime, plural } from './format.js';
 import {
   inlineText,
@@ -17,8 +24,8 @@ export const LOG_MAX_LINES = 40;
 
 /** `spend` is undefined when the balance log could not be read: the balance is still worth showing. */
 export function balanceMessage(balance: Balance, spend: Spend | undefined, view: LookupView): LookupMessage {
-  const spendLine = spend
-    ? `:chart_with_downwards_trend: Spent ${todayLabel(view.timeZone)} *${formatMoney(spend.today)}* · last 7 days *${formatMoney(spend.day7)}*`
+  const spent = spend
+    ? spendLine(spend, view.timeZone)
     : ':grey_question: Spending is not available right now: the balance log could not be read.';
   const blocks: KnownBlock[] = [
     ...simulatedNotice(view.simulated),
@@ -28,15 +35,15 @@ export function balanceMessage(balance: Balance, spend: Spend | undefined, view:
       ['Main', formatMoney(balance.main)],
       ['Limit', formatMoney(balance.limit)],
     ]),
-    section(spendLine),
+    section(spent),
     context(
-      `Usable = Main + Limit · as of ${formatTime(view.now, view.timeZone)} (${view.timeZone}) · \`/sms log\` lists the entries`,
+      `Usable = Main + Limit${spend ? ` · ${SPEND_DEFINITION}` : ''} · as of ${formatTime(view.now, view.timeZone)} (${view.timeZone}) · \`/sms log\` lists the entries`,
     ),
   ];
   const text =
     `Usable credit ${formatMoney(balance.usable)} (main ${formatMoney(balance.main)} + limit ${formatMoney(balance.limit)})` +
     (spend
-      ? `; spent ${todayLabel(view.timeZone)} ${formatMoney(spend.today)}, last 7 days ${formatMoney(spend.day7)}`
+      ? `; spent ${todayLabel(view.timeZone)} ${formatMoney(spend.today)} (${NET_OF_REFUNDS}), last 7 days ${formatMoney(spend.day7)}`
       : '');
   return { text, blocks };
 }

@@ -24,7 +24,8 @@ export const COLUMNS_LOOKED_AT = 1024;
  *    least three in four of them, and two cells or more when the data has two columns or more: a title does
  *    not). Of the run of such records directly above the data, the nearest that names a phone or identity
  *    column; else the topmost (the rest of the run are data rows whose number is missing, e.g. "yok").
- * 3. With no phone-shaped column at all, the first record that names a phone column, if any.
+ * 3. With no column phone-shaped enough, the first record that names a phone column; else the first record
+ *    when it has no number and some record below it has one (the rule before this search).
  *
  * Records above the header (or, with no header, above the data) are a title or notes: neither header nor data.
  */
@@ -42,7 +43,12 @@ export function findHeaderRow(records: readonly TableRecord[], country: CountryC
   const phoneShaped = head.map((r) => r.fields.map((f) => looksLikeNumber(f, country)));
   const start = dataStart(phoneShaped);
   if (start < 0) {
-    const header = head.findIndex((r, i) => !phoneShaped[i]!.includes(true) && r.fields.some(isPhoneName));
+    let header = head.findIndex((r, i) => !phoneShaped[i]!.includes(true) && r.fields.some(isPhoneName));
+    // Numbers too sparse to mark the data (most rows without one): a first row of words above them names the
+    // columns, as it always did.
+    if (header < 0 && phoneShaped.length > 1 && !phoneShaped[0]!.includes(true)) {
+      if (phoneShaped.some((row) => row.includes(true))) header = 0;
+    }
     return { header, data: header + 1 };
   }
   const dataColumns = filledColumns(head.slice(start, start + DATA_WINDOW));

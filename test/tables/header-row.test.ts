@@ -95,7 +95,7 @@ describe('the header row is found as a person finds it', () => {
     expect(got.recipients).toEqual([1, 2, 3, 4].map(msisdn));
   });
 
-  it('ignores a title above a file with no header, and still reads a file whose first row is data', async () => {
+  it('ignores a title above a file with no header, still reads a file whose first row is data, and a header over sparse numbers', async () => {
     const titled = await readTableFile('t.csv', utf8(`Mart listesi;\n${mobile(1)};Ayşe\n${mobile(2)};Ali\n`));
     const got = recipientsFromTable(titled, 'TR');
     expect(got).toMatchObject({ hasHeader: false, rowsRead: 2, rejected: [], numberColumn: 'column 1' });
@@ -107,6 +107,26 @@ describe('the header row is found as a person finds it', () => {
     );
     expect(plain).toMatchObject({ hasHeader: false, rowsRead: 2, recipients: [msisdn(1)] });
     expect(plain.rejected.map((r) => r.line)).toEqual([2]);
+    // Numbers on too few rows to mark where the data starts: the first row of words is still the header.
+    const sparse = recipientsFromTable(
+      {
+        kind: 'csv',
+        records: [
+          { line: 1, fields: ['Ad', 'İletişim'] },
+          ...Array.from({ length: 6 }, (_, i) => ({
+            line: i + 2,
+            fields: [nameOf(i), i % 3 ? '' : mobile(i + 1)],
+          })),
+        ],
+      },
+      'TR',
+    );
+    expect(sparse).toMatchObject({
+      headerLine: 1,
+      numberColumn: 'İletişim',
+      rowsRead: 6,
+      recipients: [msisdn(1), msisdn(4)],
+    });
   });
 
   it('takes a one-column header over one column of numbers, and a row with a missing number is data, not the header', () => {

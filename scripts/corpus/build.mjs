@@ -113,7 +113,11 @@ async function build() {
     ['crafted-x-prefix.xlsx', withPrefixedElements, 'x:-prefixed elements (Open XML SDK)'],
     ['crafted-empty-si.xlsx', withEmptySharedString, 'a self-closing <si/> among the shared strings'],
     ['crafted-sst-renamed.xlsx', withRenamedSharedStrings, 'shared strings at xl/strings/table1.xml'],
-    ['crafted-escapes.xlsx', withEscapes, '_x0130_ and _x000D_ escapes in shared strings'],
+    [
+      'crafted-escapes.xlsx',
+      withEscapes,
+      '_x0130_ and _x000D_ escapes in shared strings, a literal CR LF after one',
+    ],
   ];
   for (const [file, craft, made] of crafted) {
     writeFileSync(join(corpus, file), await craft(base));

@@ -82,11 +82,16 @@ export const withRenamedSharedStrings = (bytes) =>
 
 /**
  * `_xHHHH_` escapes in the shared strings (ECMA-376 Part 1, 22.4.2.4): a capital İ written as `_x0130_`, and a
- * carriage return left at the end of a city pasted from Windows text, `_x000D_`.
+ * carriage return left at the end of a city pasted from Windows text, `_x000D_`. One address keeps its line
+ * break as the bytes CR LF after the escape, as in calamine's tests/has_x000D_.xlsx: XML reads a literal CR LF
+ * as LF (XML 1.0, 2.11), so the cell is "…_x000D_" + LF, i.e. CR LF, not CR CR LF.
  */
 export const withEscapes = (bytes) =>
   rewrite(bytes, (zip) =>
     edit(zip, 'xl/sharedStrings.xml', (xml) =>
-      xml.replace(/İ/g, '_x0130_').replace(/<t>(Ankara|Bursa)<\/t>/g, '<t>$1_x000D_</t>'),
+      xml
+        .replace(/İ/g, '_x0130_')
+        .replace(/<t>(Ankara|Bursa)<\/t>/g, '<t>$1_x000D_</t>')
+        .replace('Bursa Merkez_x000D_\nNo: 4', 'Bursa Merkez_x000D_\r\nNo: 4'),
     ),
   );

@@ -216,7 +216,10 @@ export interface OutboxRepo {
   ): Promise<boolean>;
   /** `unknown` to `failed`: a person established that it was not sent. True when this call made the change. */
   resolveNotSent(id: number, reason: string, at?: Date): Promise<boolean>;
-  /** From `pending` or a `submitted` send not yet final; true when this call made the change. */
+  /**
+   * From `pending` or a `submitted` send not yet final; true when this call made the change. A batch with a
+   * MessageId is due for one more poll at once (what the gateway delivered and cancelled), then final.
+   */
   markCancelled(id: number, by: string, at?: Date): Promise<boolean>;
   /**
    * A scheduled send whose campaign exists, closed (`cancelled`, final: its chunks are the sends), from its claim
@@ -228,7 +231,10 @@ export interface OutboxRepo {
   /** The newest send with this MessageId. */
   getByMessageId(messageId: string | bigint): Promise<OutboxRow | undefined>;
   setCardMessage(id: number, channel: string, ts: string): Promise<boolean>;
-  /** Submitted, not final, next poll due, soonest first. A plain read: several instances may see the same rows. */
+  /**
+   * Submitted (or cancelled, awaiting its last report), not final, next poll due, soonest first. A plain read:
+   * several instances may see the same rows.
+   */
   dueForPoll(now: Date, limit: number): Promise<OutboxRow[]>;
   /** Like dueForPoll, but pushes each returned row's next poll to leaseUntil in the same statement, so
    *  concurrent instances never get the same row. */

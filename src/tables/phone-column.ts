@@ -70,7 +70,6 @@ export function choosePhoneColumn(
 ): PhoneColumn {
   const scores = scoreColumns(header, rows.slice(0, CHOICE_ROWS), country);
   const eligible = scores.filter((s) => s.rank >= 0);
-  // A loop, not Math.max(...): a one-line file may have hundreds of thousands of columns.
   let top = 0;
   for (const s of eligible) if (s.mobileShare > top) top = s.mobileShare;
   let index = 0;
@@ -91,7 +90,8 @@ export function choosePhoneColumn(
   } else {
     const named = eligible.filter((s) => s.rank !== 1).sort((a, b) => b.rank - a.rank || a.index - b.index);
     const byNumbers = [...eligible].sort((a, b) => b.numbers - a.numbers || a.index - b.index);
-    index = named[0]?.index ?? (byNumbers[0] && byNumbers[0].numbers > 0 ? byNumbers[0].index : 0);
+    // Column 0 only when every column is an identity column (a forced choice aside, nothing else is left).
+    index = named[0]?.index ?? byNumbers[0]?.index ?? 0;
   }
   const forced = options.phoneColumn;
   if (forced !== undefined && Number.isInteger(forced) && forced >= 0) index = forced;

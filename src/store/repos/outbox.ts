@@ -1,4 +1,11 @@
-import type { Expression, ExpressionBuilder, Selectable, SqlBool, Updateable } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import {
   fromJson,
   fromMillis,
@@ -92,6 +99,9 @@ function payloadKeeping(payload: string | null, keep: (envelope: Envelope) => bo
 type Condition = (eb: ExpressionBuilder<Database, 'outbox'>) => Expression<SqlBool>;
 
 const notFinal: Condition = (eb) => eb('final', '=', 0);
+
+/** Batches the tracker asks the gateway about: sent ones, and cancelled ones until their last report is in. */
+const POLLED_STATES: OutboxState[] = ['submitted', 'cancelled'];
 
 /** A pending send whose owner stopped renewing its lease, or an old row without a lease that is past its age. */
 const abandoned =
@@ -345,7 +355,14 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
 
     markCancelled(id, by, at = ctx.now()) {
       const ms = toMillis(at);
-      return transition(id, ['pending', 'submitted'], cancelledBy(by, ms), isCancelledBy(by, ms), notFinal);
+      // A batch the gateway took is asked once more, now: its report says what was delivered before the Cancel
+      // and so what the gateway cancelled. The tracker makes it final then. A send without a MessageId is final.
+      const withReport = {
+        ...cancelledBy(by, ms),
+        final: sql<number>`case when message_id is null then 1 else 0 end`,
+        next_poll_at: sql<number | null>`case when message_id is null then null else ${ms} end`,
+      };
+      return transition(id, ['pending', 'submitted'], withReport, isCancelledBy(by, ms), notFinal);
     },
 
     renewLease: (id, owner, until) =>
@@ -474,7 +491,7 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
         const rows = await db
           .selectFrom('outbox')
           .selectAll()
-          .where('state', '=', 'submitted')
+          .where('state', 'in', POLLED_STATES)
           .where('final', '=', 0)
           .where('next_poll_at', '<=', toMillis(now))
           .orderBy('next_poll_at')
@@ -496,14 +513,14 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
             eb
               .selectFrom('outbox')
               .select('id')
-              .where('state', '=', 'submitted')
+              .where('state', 'in', POLLED_STATES)
               .where('final', '=', 0)
               .where('next_poll_at', '<=', nowMs)
               .orderBy('next_poll_at')
               .orderBy('id')
               .limit(limit),
           )
-          .where('state', '=', 'submitted')
+          .where('state', 'in', POLLED_STATES)
           .where('final', '=', 0)
           .where('next_poll_at', '<=', nowMs)
           .returningAll()

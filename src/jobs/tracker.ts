@@ -97,10 +97,14 @@ export class DeliveryTracker {
     await this.#loop.stop();
   }
 
-  /** Poll this batch now (after a send, a refresh or a cancel). */
+  /**
+   * Poll this batch now (after a send, a refresh or a cancel). A cancelled batch is asked until the gateway's
+   * report is final: what was delivered before the Cancel, and so what it cancelled; then it is left alone.
+   */
   async pollNow(outboxId: number): Promise<OutboxRow | undefined> {
     const row = await this.#o.store.outbox.get(outboxId);
-    if (row?.state !== 'submitted' || row.delivery.final || !row.messageId) return row;
+    const tracked = row?.state === 'submitted' || row?.state === 'cancelled';
+    if (!row || !tracked || row.delivery.final || !row.messageId) return row;
     return this.#poll(row);
   }
 

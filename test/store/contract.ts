@@ -200,6 +200,14 @@ export function storeContract(backend: Backend): void {
         cancelledBy: 'U2',
         cancelledAt: at(5),
       });
+      // The cancelled batch the gateway had is asked once more (what it delivered and cancelled), at once.
+      expect((await store.outbox.dueForPoll(at(1000), 10)).map((r) => r.id)).toEqual([running.id]);
+      expect(await store.outbox.get(running.id)).toMatchObject({
+        delivery: { final: false, nextPollAt: at(5) },
+      });
+      expect((await store.outbox.get(pending.id))?.delivery.final).toBe(true);
+      const report = { delivered: 1, undelivered: 0, count: 3, state: 'PartiallyDelivered', final: true };
+      await store.outbox.recordProgress(running.id, { ...report, lastPolledAt: at(6), nextPollAt: null });
       expect(await store.outbox.dueForPoll(at(1000), 10)).toEqual([]);
     });
 

@@ -39,8 +39,13 @@ function stateLine(c: Campaign, p: CampaignProgress): string {
         : ':hourglass_flowing_sand: Finishing';
     case 'stopped':
       return `:octagonal_sign: *Stopped.* ${escapeMrkdwn(c.stopReason ?? 'No reason recorded.')}`;
-    case 'cancelled':
-      return `:no_entry_sign: Cancelled${c.cancelledBy ? ` by <@${c.cancelledBy}>` : ''}: no further chunk is sent, and what was not yet delivered is cancelled at the gateway.`;
+    case 'cancelled': {
+      const by = `:no_entry_sign: Cancelled${c.cancelledBy ? ` by <@${c.cancelledBy}>` : ''}: no further chunk is sent`;
+      if (p.chunksSubmitted === 0) return `${by}; nothing had gone to the gateway.`;
+      return p.final
+        ? `${by}; the gateway cancelled what it had not sent and refunded it.`
+        : `${by}; the gateway cancels what it has not sent yet. Asking it what was delivered before…`;
+    }
     case 'done':
       return p.final
         ? ':white_check_mark: Every chunk sent; delivery final.'
@@ -58,6 +63,11 @@ export function campaignCard(
   const p = progress;
   const title = `SMS campaign ${campaignReference(c)}`;
   const deliveryTotal = p.delivered + p.undelivered + p.pending;
+  // Once a cancelled campaign's chunks have their last reports, what is neither delivered nor undelivered was
+  // cancelled at the gateway: it will never be delivered, so it is not "pending".
+  const cancelled = c.state === 'cancelled' && p.final ? p.pending : undefined;
+  const rest =
+    cancelled === undefined ? `${formatCount(p.pending)} pending` : `${formatCount(cancelled)} cancelled`;
   const blocks: KnownBlock[] = [
     ...simulatedNotice(options.simulated),
     header(title),
@@ -79,7 +89,7 @@ export function campaignCard(
   if (deliveryTotal > 0) {
     blocks.push(
       section(
-        `\`${progressBar(p.delivered, p.undelivered, deliveryTotal)}\`\n:large_green_circle: ${formatCount(p.delivered)} delivered   :red_circle: ${formatCount(p.undelivered)} undelivered   :white_circle: ${formatCount(p.pending)} pending`,
+        `\`${progressBar(p.delivered, p.undelivered, deliveryTotal)}\`\n:large_green_circle: ${formatCount(p.delivered)} delivered   :red_circle: ${formatCount(p.undelivered)} undelivered   ${cancelled === undefined ? ':white_circle:' : ':no_entry_sign:'} ${rest}`,
       ),
     );
   }
@@ -153,7 +163,7 @@ export function campaignCard(
   const text =
     `${title}: ${formatCount(p.sent)} of ${formatCount(c.recipientCount)} sent, ${formatCount(p.notSent)} not sent` +
     (p.unknown > 0 ? `, ${formatCount(p.unknown)} unknown` : '') +
-    `; ${formatCount(p.delivered)} delivered, ${formatCount(p.undelivered)} undelivered, ${formatCount(p.pending)} pending`;
+    `; ${formatCount(p.delivered)} delivered, ${formatCount(p.undelivered)} undelivered, ${rest}`;
   return { text, blocks };
 }
 

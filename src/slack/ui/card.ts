@@ -37,8 +37,13 @@ function stateLine(row: OutboxRow): string {
       return `:x: Not sent: ${escapeMrkdwn(row.reason ?? 'unknown reason')}`;
     case 'unknown':
       return `:warning: *State unknown* — the gateway may have accepted this send. It will not be resent automatically: *Check the gateway* looks for it there, and \`/sms status ${sendReference(row)}\` shows this card again. Do not send it again before that.`;
-    case 'cancelled':
-      return `:no_entry_sign: Cancelled${row.cancelledBy ? ` by <@${row.cancelledBy}>` : ''}${row.delivery.state ? ` (${escapeMrkdwn(row.delivery.state)})` : ''}`;
+    case 'cancelled': {
+      const by = `:no_entry_sign: Cancelled${row.cancelledBy ? ` by <@${row.cancelledBy}>` : ''}`;
+      if (!row.messageId) return by;
+      return row.delivery.final
+        ? `${by}: the gateway cancelled what it had not sent and refunded it${row.delivery.state ? ` (${escapeMrkdwn(row.delivery.state)})` : ''}.`
+        : `${by}: the gateway cancels what it has not sent yet; asking it what was delivered before…`;
+    }
     default:
       if (row.delivery.final)
         return `:white_check_mark: Final: ${escapeMrkdwn(row.delivery.state ?? 'done')}`;
@@ -76,10 +81,15 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
         : ['Reference', `\`${sendReference(row)}\` (no MessageId)`],
     ]),
   ];
-  if (row.state === 'submitted' || row.state === 'cancelled') {
+  const cancelled = cancelledCount(row);
+  if (row.state === 'submitted' || (row.state === 'cancelled' && row.messageId)) {
+    const rest =
+      cancelled === undefined
+        ? `:white_circle: ${formatCount(pending)} pending`
+        : `:no_entry_sign: ${formatCount(cancelled)} cancelled`;
     blocks.push(
       section(
-        `\`${progressBar(delivered, undelivered, count)}\`\n:large_green_circle: ${formatCount(delivered)} delivered   :red_circle: ${formatCount(undelivered)} undelivered   :white_circle: ${formatCount(pending)} pending`,
+        `\`${progressBar(delivered, undelivered, count)}\`\n:large_green_circle: ${formatCount(delivered)} delivered   :red_circle: ${formatCount(undelivered)} undelivered   ${rest}`,
       ),
     );
   }
@@ -155,8 +165,20 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
   const text =
     row.state === 'unknown'
       ? `${title} ${sendReference(row)}: state unknown`
-      : `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
+      : cancelled !== undefined
+        ? `${title}: cancelled; ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(cancelled)} cancelled`
+        : `${title}: ${formatCount(delivered)} delivered, ${formatCount(undelivered)} undelivered, ${formatCount(pending)} pending`;
   return { text, blocks };
+}
+
+/**
+ * What the gateway cancelled of a cancelled batch, once its report after the Cancel is final: whatever was neither
+ * delivered nor undelivered. Undefined before that (some may still be on their way) and for other sends.
+ */
+export function cancelledCount(row: OutboxRow): number | undefined {
+  if (row.state !== 'cancelled' || !row.messageId || !row.delivery.final) return undefined;
+  const count = row.delivery.count || row.recipientCount;
+  return Math.max(0, count - row.delivery.delivered - row.delivery.undelivered);
 }
 
 /** Said in the sender's DM, above the card, when the conversation the send came from is closed to the bot. */

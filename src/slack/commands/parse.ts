@@ -17,11 +17,28 @@ export function parseCommand(text: string): ParsedCommand {
   const rest = match[2] ?? '';
   if (name === '?') return { kind: 'subcommand', name: 'help', args: [], rest: '' };
   if (!isSubcommandName(name)) {
-    const candidate = closest(name, [...SUBCOMMAND_NAMES]);
-    const close = distance(name, candidate) <= Math.max(2, Math.floor(candidate.length / 3));
-    return { kind: 'unknown', typed: match[1]!, suggestion: close ? candidate : undefined };
+    return { kind: 'unknown', typed: match[1]!, suggestion: likelySubcommand(name) };
   }
   return { kind: 'subcommand', name, args: tokenize(rest), rest };
+}
+
+/** Two letters typed the wrong way round are one slip, not the two edits Levenshtein counts. */
+function swapsTwoLetters(typed: string, name: string): boolean {
+  if (typed.length !== name.length) return false;
+  const differ = [...typed].flatMap((c, i) => (c === name[i] ? [] : [i]));
+  return (
+    differ.length === 2 &&
+    differ[1] === differ[0]! + 1 &&
+    typed[differ[0]!] === name[differ[1]!] &&
+    typed[differ[1]!] === name[differ[0]!]
+  );
+}
+
+function likelySubcommand(typed: string): SubcommandName | undefined {
+  const swapped = SUBCOMMAND_NAMES.find((name) => swapsTwoLetters(typed, name));
+  if (swapped) return swapped;
+  const candidate = closest(typed, [...SUBCOMMAND_NAMES]) as SubcommandName;
+  return distance(typed, candidate) <= Math.max(2, Math.floor(candidate.length / 3)) ? candidate : undefined;
 }
 
 export function tokenize(text: string): string[] {

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { denialText, roleOf, satisfies } from '../permissions.js';
-import { helpBlocks } from '../ui/help.js';
+import { unknownSubcommandMessage } from '../ui/help.js';
 import { SUBCOMMANDS, type SubcommandName } from './catalogue.js';
 import type { SubcommandHandler } from './context.js';
 import { parseCommand } from './parse.js';
@@ -40,8 +40,7 @@ export function smsCommandHandler(
       if (parsed.kind === 'unknown') {
         await respond({
           response_type: 'ephemeral',
-          text: `Unknown subcommand ${parsed.typed}`,
-          blocks: helpBlocks({ unknown: parsed.typed, suggestion: parsed.suggestion }),
+          ...unknownSubcommandMessage(parsed.typed, parsed.suggestion),
         });
         return;
       }

@@ -1,16 +1,10 @@
 import type { KnownBlock } from '@slack/types';
-import { SUBCOMMANDS } from '../commands/catalogue.js';
+import { SUBCOMMANDS, type SubcommandInfo } from '../commands/catalogue.js';
 import { context, header, section } from './blocks.js';
-import { escapeMrkdwn } from './format.js';
+import { escapeMrkdwn, truncate } from './format.js';
 
-export function helpBlocks(options: { unknown?: string; suggestion?: string } = {}): KnownBlock[] {
+export function helpBlocks(): KnownBlock[] {
   const blocks: KnownBlock[] = [];
-  if (options.unknown !== undefined) {
-    const hint = options.suggestion ? ` Did you mean \`/sms ${options.suggestion}\`?` : '';
-    blocks.push(
-      section(`:grey_question: \`${escapeMrkdwn(options.unknown)}\` is not an /sms subcommand.${hint}`),
-    );
-  }
   blocks.push(header('smsops: /sms subcommands'));
   const groups = [...new Set(SUBCOMMANDS.map((s) => s.group))];
   for (const group of groups) {
@@ -30,4 +24,30 @@ export function helpBlocks(options: { unknown?: string; suggestion?: string } = 
 
 export function helpText(): string {
   return SUBCOMMANDS.map((s) => `/sms ${s.usage}: ${s.summary}`).join('\n');
+}
+
+function usageOf(info: SubcommandInfo): string {
+  return `\`/sms ${escapeMrkdwn(info.usage)}\` — ${escapeMrkdwn(info.summary)}\n_e.g._ \`${escapeMrkdwn(info.example)}\``;
+}
+
+/**
+ * A mistyped subcommand: the likely one with its usage first, the other names on one line, and `/sms help`
+ * for the rest. The whole help (two and a half screens) would push the answer out of sight.
+ */
+export function unknownSubcommandMessage(
+  typed: string,
+  suggestion?: string,
+): { text: string; blocks: KnownBlock[] } {
+  const info = suggestion ? SUBCOMMANDS.find((s) => s.name === suggestion) : undefined;
+  const what = `\`${escapeMrkdwn(truncate(typed, 40))}\` is not an /sms subcommand.`;
+  const blocks: KnownBlock[] = info
+    ? [section(`:grey_question: ${what} Did you mean \`/sms ${info.name}\`?\n${usageOf(info)}`)]
+    : [
+        section(
+          `:grey_question: ${what} The subcommands are ${SUBCOMMANDS.map((s) => `\`${s.name}\``).join(', ')}.`,
+        ),
+      ];
+  blocks.push(context(`\`/sms help\` shows what each of the ${SUBCOMMANDS.length} subcommands does.`));
+  const hint = info ? ` Did you mean /sms ${info.name}?` : '';
+  return { text: `Unknown subcommand ${truncate(typed, 40)}.${hint} /sms help lists them all.`, blocks };
 }

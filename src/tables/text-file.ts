@@ -31,13 +31,31 @@ export function detectDelimiter(text: string): (typeof DELIMITERS)[number] | und
   let bestScore = 0;
   for (const d of DELIMITERS) {
     const counts = lines.map((l) => l.split(d.char).length - 1);
-    const first = counts[0] ?? 0;
-    if (first === 0) continue;
-    // Lines with the header's count of separators; a stray comma in a name scores little.
-    const score = counts.filter((c) => c === first).length * 1000 + first;
+    // The count most lines share, not the first line's: a title line above the header ("Mart listesi") may
+    // have no separator at all. A stray comma in a name scores little.
+    const common = mostCommonNonZero(counts);
+    if (common === 0) continue;
+    const score = counts.filter((c) => c === common).length * 1000 + common;
     if (score > bestScore) {
       best = d;
       bestScore = score;
+    }
+  }
+  return best;
+}
+
+function mostCommonNonZero(counts: readonly number[]): number {
+  const tally = new Map<number, number>();
+  let best = 0;
+  let bestLines = 0;
+  for (const c of counts) {
+    if (c === 0) continue;
+    const lines = (tally.get(c) ?? 0) + 1;
+    tally.set(c, lines);
+    // Ties go to the count seen first, the header's when it has one.
+    if (lines > bestLines) {
+      best = c;
+      bestLines = lines;
     }
   }
   return best;

@@ -1,6 +1,7 @@
 import type { CsvError, CsvRow, ParsedCsv, TableRow } from './csv.js';
 import { countPiece } from './encoding.js';
 import { foldCase } from './fold.js';
+import { plainNumberText } from './number-text.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
 import { readPhoneCell } from './phone-cell.js';
 import { Repeats } from './repeats.js';
@@ -279,7 +280,8 @@ function compileTemplate(template: string, columnOf: ReadonlyMap<string, string 
 function numberOf(raw: string, defaultCountry: CountryCode) {
   if (raw.trim() === '') return { ok: false as const, reason: 'no phone number' };
   const read = readPhoneCell(raw, defaultCountry);
-  return read.ok ? read : { ok: false as const, reason: `"${raw.trim()}": ${read.reason}` };
+  // Shown without the invisible marks a phone left in it: an override would turn the reason around.
+  return read.ok ? read : { ok: false as const, reason: `"${plainNumberText(raw).trim()}": ${read.reason}` };
 }
 
 // Exact name first; otherwise ignore case, Turkish I's included, so {{Name}} finds "name".

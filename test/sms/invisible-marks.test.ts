@@ -55,5 +55,13 @@ describe('numbers with the invisible marks a phone or WhatsApp leaves in them', 
     const rendered = renderEnvelopes('Merhaba {{name}}', csv, 'TR');
     expect(rendered.errors).toEqual([]);
     expect(rendered.envelopes.map((e) => e.to)).toEqual(MSISDNS);
+
+    // A bad number in the table is named without its marks.
+    const bad = renderEnvelopes(
+      'Merhaba {{name}}',
+      parseCsv('number,name\n"\u202a+90 999\u202c",Ali\n'),
+      'TR',
+    );
+    expect(bad.errors.map((e) => e.reason)).toEqual([expect.stringMatching(/^"\+90 999": /)]);
   });
 });

@@ -37,6 +37,47 @@ export const KNOWN_BLOCK_TYPES = new Set([
   'video',
 ]);
 
+type Container = 'section' | 'actions' | 'input' | 'context';
+
+const PICKER: readonly Container[] = ['section', 'actions', 'input'];
+
+/**
+ * The blocks Slack documents each element for (docs.slack.dev/reference/block-kit/block-elements, column "Blocks";
+ * the actions block's page adds rich_text_input). Elsewhere Slack refuses the element as an unsupported type, as
+ * the input block's page says it does for a file_input with dispatch_action.
+ */
+const ELEMENT_BLOCKS: Readonly<Record<string, readonly Container[]>> = {
+  button: ['section', 'actions'],
+  overflow: ['section', 'actions'],
+  workflow_button: ['section', 'actions'],
+  image: ['section', 'context'],
+  checkboxes: PICKER,
+  radio_buttons: PICKER,
+  datepicker: PICKER,
+  timepicker: PICKER,
+  datetimepicker: ['actions', 'input'],
+  ...Object.fromEntries(
+    ['static', 'external', 'users', 'conversations', 'channels'].flatMap((kind) => [
+      [`${kind}_select`, PICKER],
+      [`multi_${kind}_select`, PICKER],
+    ]),
+  ),
+  plain_text_input: ['input'],
+  email_text_input: ['input'],
+  url_text_input: ['input'],
+  number_input: ['input'],
+  rich_text_input: ['input', 'actions'],
+  file_input: ['input'],
+};
+
+/** Refuses an element in a block Slack does not take it in (an unknown element is refused by checkElement). */
+function checkPlacement(element: unknown, container: Container, pointer: string, problems: Problems): void {
+  if (!isRecord(element) || typeof element.type !== 'string') return;
+  const allowed = ELEMENT_BLOCKS[element.type];
+  if (allowed && !allowed.includes(container))
+    problems.add(`${pointer}/type`, `unsupported type: ${element.type}`);
+}
+
 /** Validates a `blocks` array for a surface; returns Slack-style messages, empty when the blocks are fine. */
 export function checkBlocks(blocks: unknown, surface: Surface, pointer: string): string[] {
   const problems = new Problems();
@@ -44,6 +85,14 @@ export function checkBlocks(blocks: unknown, surface: Surface, pointer: string):
   const blockIds = new Set<string>();
   blocks.forEach((block, i) => {
     checkBlock(block, `${pointer}/${i}`, problems, blockIds);
+    // file_input works in modals only (docs.slack.dev/reference/block-kit/block-elements/file-input-element).
+    if (
+      surface !== 'modal' &&
+      isRecord(block) &&
+      isRecord(block.element) &&
+      block.element.type === 'file_input'
+    )
+      problems.add(`${pointer}/${i}/element/type`, 'unsupported type: file_input');
   });
   return problems.messages;
 }
@@ -82,8 +131,10 @@ const checkSection: BlockCheck = (block, pointer, problems) => {
       checkTextObject(field, `${pointer}/fields/${i}`, problems, { max: 2000 });
     });
   }
-  if (block.accessory !== undefined)
+  if (block.accessory !== undefined) {
     checkElement(block.accessory, `${pointer}/accessory`, problems, new Set());
+    checkPlacement(block.accessory, 'section', `${pointer}/accessory`, problems);
+  }
 };
 
 const checkHeader: BlockCheck = (block, pointer, problems) => {
@@ -95,6 +146,7 @@ const checkActions: BlockCheck = (block, pointer, problems) => {
   const actionIds = new Set<string>();
   block.elements.forEach((element, i) => {
     checkElement(element, `${pointer}/elements/${i}`, problems, actionIds);
+    checkPlacement(element, 'actions', `${pointer}/elements/${i}`, problems);
   });
 };
 
@@ -103,6 +155,8 @@ const checkContext: BlockCheck = (block, pointer, problems) => {
   block.elements.forEach((element, i) => {
     const at = `${pointer}/elements/${i}`;
     if (isRecord(element) && element.type === 'image') checkElement(element, at, problems, new Set());
+    else if (isRecord(element) && typeof element.type === 'string' && element.type in ELEMENT_BLOCKS)
+      checkPlacement(element, 'context', at, problems);
     else checkTextObject(element, at, problems, { max: 3000 });
   });
 };
@@ -121,7 +175,13 @@ const checkInput: BlockCheck = (block, pointer, problems) => {
   checkTextObject(block.label, `${pointer}/label`, problems, { plainOnly: true, max: 2000 });
   checkOptionalText(block.hint, `${pointer}/hint`, problems, { plainOnly: true, max: 2000 });
   if (block.element === undefined) problems.add(`${pointer}/element`, 'must provide an object');
-  else checkElement(block.element, `${pointer}/element`, problems, new Set());
+  else {
+    checkElement(block.element, `${pointer}/element`, problems, new Set());
+    checkPlacement(block.element, 'input', `${pointer}/element`, problems);
+    // docs.slack.dev/reference/block-kit/blocks/input-block: dispatch_action with a file_input is an unsupported type.
+    if (block.dispatch_action === true && isRecord(block.element) && block.element.type === 'file_input')
+      problems.add(`${pointer}/element/type`, 'unsupported type: file_input');
+  }
 };
 
 const checkMarkdown: BlockCheck = (block, pointer, problems) => {

@@ -17,6 +17,8 @@ export interface ScopeRule {
   byConversation?: Partial<Record<ChannelKind, string>>;
   /** conversations.list: the scope of each type asked for in `types`. */
   byListedTypes?: true;
+  /** views.*: files:read when the view holds a file_input (docs.slack.dev/reference/block-kit/block-elements/file-input-element). */
+  byViewContent?: true;
 }
 
 const READ: Record<ChannelKind, string> = {
@@ -47,10 +49,10 @@ export const METHOD_SCOPES: Readonly<Record<string, ScopeRule>> = {
   'conversations.list': { byListedTypes: true },
   // The bot's DM with one person; a group DM would need mpim:write (docs.slack.dev/reference/methods/conversations.open).
   'conversations.open': { scope: 'im:write' },
-  'views.open': {},
-  'views.push': {},
-  'views.update': {},
-  'views.publish': {},
+  'views.open': { byViewContent: true },
+  'views.push': { byViewContent: true },
+  'views.update': { byViewContent: true },
+  'views.publish': { byViewContent: true },
   'files.getUploadURLExternal': { scope: 'files:write' },
   'files.completeUploadExternal': { scope: 'files:write' },
   'files.info': { scope: 'files:read' },
@@ -71,7 +73,7 @@ export const EVENT_SCOPES: Readonly<Record<string, string | undefined>> = {
   'message.groups': 'groups:history',
   'message.im': 'im:history',
   'message.mpim': 'mpim:history',
-  // Not subscribed to: Slack sends it to any app whose manifest declares the step (functions).
+  // No scope; delivered only to an app that lists it in bot_events, as Bolt's custom-step templates do.
   function_executed: undefined,
 };
 
@@ -105,7 +107,25 @@ function scopesOfCall(method: string, args: Record<string, unknown>, directory: 
       if (kind) needed.push(READ[kind]);
     }
   }
+  if (rule.byViewContent && holdsFileInput(args.view)) needed.push('files:read');
   return needed;
+}
+
+/** Whether a view argument (JSON text as a form sends it, or an object) has a file_input in one of its blocks. */
+function holdsFileInput(view: unknown): boolean {
+  let parsed = view;
+  if (typeof view === 'string') {
+    try {
+      parsed = JSON.parse(view);
+    } catch {
+      return false; // views.* refuses it as invalid_arguments.
+    }
+  }
+  const blocks = (parsed as { blocks?: unknown } | null)?.blocks;
+  return (
+    Array.isArray(blocks) &&
+    blocks.some((b) => (b as { element?: { type?: unknown } } | null)?.element?.type === 'file_input')
+  );
 }
 
 /** Slack's refusal of a call the token lacks a scope for: `missing_scope`, with `needed` and `provided`. */

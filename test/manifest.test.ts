@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { STEP_GET_BALANCE, STEP_SEND_SMS } from '../src/slack/ui/workflows.js';
 import type { ChannelKind } from '../workspace/state/model.js';
 import { parseAppManifest } from '../workspace/web-api/app-manifest.js';
@@ -41,16 +44,76 @@ function calledMethods(): Set<string> {
   return methods;
 }
 
-/** Every Events API event the bot listens to (`app.event('name'`). */
+/**
+ * Every Events API event the bot listens to: `app.event('name'`, and `function_executed` for a custom step
+ * (`app.function(`), which is how Slack runs one (Bolt routes that event to app.function's listeners).
+ */
 function listenedEvents(): Set<string> {
   const events = new Set<string>();
   for (const file of sourceFiles('src')) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\bapp\s*\.\s*event\(\s*'(\w+)'/g)) events.add(m[1]!);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/\bapp\s*\.\s*event\(\s*'(\w+)'/g)) events.add(m[1]!);
+    if (/\bapp\s*\.\s*function\(/.test(text)) events.add('function_executed');
   }
   return events;
 }
 
+/**
+ * Slack's published schema for version 1 manifests (test/data/slack-manifest-schema/README.md), as Slack's own
+ * tooling reads it: `_note` is a comment, `regex` (on background_color) a pattern.
+ */
+function slackManifestSchemaV1() {
+  const ajv = new Ajv({ allErrors: true, strictTypes: false });
+  addFormats.default(ajv);
+  ajv.addVocabulary(['_note']);
+  ajv.addKeyword({
+    keyword: 'regex',
+    type: 'string',
+    schemaType: 'string',
+    validate: (pattern: string, value: string) => new RegExp(pattern).test(value),
+  });
+  const schema = JSON.parse(
+    readFileSync('test/data/slack-manifest-schema/manifest.schema.1.0.0.json', 'utf8'),
+  ) as object;
+  return ajv.compile(schema);
+}
+
+/** What the schema finds wrong with a manifest: one line per error, empty when Slack would take it. */
+function schemaErrors(manifest: unknown): string[] {
+  const validate = slackManifestSchemaV1();
+  if (validate(manifest)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
+
 describe('manifest.yml', () => {
+  it('is a version 1 manifest that Slack’s published schema for version 1 accepts', () => {
+    const manifest = parse(readFileSync('manifest.yml', 'utf8')) as {
+      _metadata?: { major_version?: number };
+    };
+    expect(manifest._metadata?.major_version).toBe(1);
+    expect(schemaErrors(manifest)).toEqual([]);
+  });
+
+  it('the schema check refuses what Slack refuses: version 2 parameters in a version 1 manifest, a bad colour', () => {
+    const manifest = parse(readFileSync('manifest.yml', 'utf8')) as {
+      functions: Record<string, { output_parameters: unknown }>;
+      display_information: { background_color?: string };
+    };
+    const nested = structuredClone(manifest);
+    nested.functions.get_sms_balance!.output_parameters = {
+      properties: { usable: { type: 'number' } },
+      required: ['usable'],
+    };
+    expect(schemaErrors(nested)).toEqual(
+      expect.arrayContaining([
+        "/functions/get_sms_balance/output_parameters/properties must have required property 'type'",
+      ]),
+    );
+    const colour = structuredClone(manifest);
+    colour.display_information.background_color = 'navy';
+    expect(schemaErrors(colour)).toHaveLength(1);
+  });
+
   it('asks for exactly the bot scopes the code needs, in every kind of conversation', () => {
     const methods = calledMethods();
     expect([...methods]).toEqual(expect.arrayContaining(['chat.postMessage', 'conversations.info']));
@@ -87,16 +150,22 @@ describe('manifest.yml', () => {
     expect([...manifest.botEvents].sort()).toEqual([...listenedEvents()].sort());
   });
 
-  it('declares the Workflow Builder steps the code runs, org-ready as Slack requires for custom steps', () => {
-    const manifest = parseAppManifest(readFileSync('manifest.yml', 'utf8'));
+  it('declares the Workflow Builder steps the code runs, org-ready and run by the app as Slack requires', () => {
+    const text = readFileSync('manifest.yml', 'utf8');
+    const manifest = parseAppManifest(text);
     expect(manifest.orgDeployEnabled).toBe(true);
+    expect(manifest.botEvents).toContain('function_executed');
+    expect((parse(text) as { settings: { function_runtime?: string } }).settings.function_runtime).toBe(
+      'remote',
+    );
     expect([...manifest.functions.keys()].sort()).toEqual([STEP_GET_BALANCE, STEP_SEND_SMS].sort());
     const send = manifest.functions.get(STEP_SEND_SMS)!;
     expect(send.inputs.map((p) => [p.name, p.type, p.is_required])).toEqual([
       ['recipients', 'string', true],
       ['message', 'string', true],
       ['sender', 'string', false],
-      ['user', 'slack#/types/user_id', true],
+      // Slack fills it with the person who started the workflow; a user_id input would be whatever the author typed.
+      ['interactivity', 'slack#/types/interactivity', false],
     ]);
     expect(send.outputs.map((p) => [p.name, p.type])).toEqual([
       ['message_id', 'string'],
@@ -107,5 +176,36 @@ describe('manifest.yml', () => {
       'main',
       'limit',
     ]);
+  });
+});
+
+describe('the local workspace reads function parameters in the shape of the manifest’s version', () => {
+  const withParameters = (metadata: string, parameters: string) =>
+    `${metadata}functions:\n  step:\n    title: Step\n    description: A step\n    input_parameters:\n${parameters}    output_parameters: {}\n`;
+
+  it('version 1 (no _metadata): a flat map, name -> {type, is_required}', () => {
+    const manifest = parseAppManifest(
+      withParameters(
+        '',
+        '      to:\n        type: string\n        is_required: true\n      note:\n        type: string\n',
+      ),
+    );
+    expect(manifest.functions.get('step')!.inputs.map((p) => [p.name, p.is_required])).toEqual([
+      ['to', true],
+      ['note', false],
+    ]);
+  });
+
+  it('version 2: properties and a required list; the other shape is refused, not read as no parameters', () => {
+    const v2 = parseAppManifest(
+      withParameters(
+        '_metadata:\n  major_version: 2\n',
+        '      properties:\n        to:\n          type: string\n      required: [to]\n',
+      ),
+    );
+    expect(v2.functions.get('step')!.inputs.map((p) => [p.name, p.is_required])).toEqual([['to', true]]);
+    expect(() =>
+      parseAppManifest(withParameters('', '      properties:\n        to:\n          type: string\n')),
+    ).toThrow('functions.step.input_parameters.properties has no type');
   });
 });

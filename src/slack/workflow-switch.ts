@@ -13,3 +13,69 @@ export async function workflowsState(deps: SlackDeps): Promise<{ on: boolean; by
 export async function setWorkflows(deps: SlackDeps, on: boolean, by: string): Promise<void> {
   await deps.store.appSettings.set(WORKFLOWS_SETTING, on ? 'on' : 'off', by, deps.now());
 }
+
+/** The app setting behind `/sms workflows unattended on|off`. */
+export const UNATTENDED_SETTING = 'workflows_unattended';
+
+/** Sends a day by steps with nobody behind them, when the admin who allows them names no other figure. */
+export const DEFAULT_UNATTENDED_DAILY_CAP = 20;
+
+/** The most an admin may allow: an unattended step is for a few notices a day, not for bulk sends. */
+export const MAX_UNATTENDED_DAILY_CAP = 1000;
+
+/** Claims in job_runs: one per unattended send of the day, `<UTC day>:<n>`, owned by the step run that took it. */
+export const UNATTENDED_JOB = 'workflow_unattended_send';
+
+/**
+ * Steps started by no person (a scheduled or event-triggered workflow): allowed only by an admin, who names the
+ * channel that sees every such send and how many a day may go.
+ */
+export interface UnattendedSteps {
+  channel: string;
+  dailyCap: number;
+  /** The admin who allowed them: the sends go out on their authority, checked at each send. */
+  by: string;
+  since: Date;
+}
+
+export async function unattendedSteps(deps: SlackDeps): Promise<UnattendedSteps | undefined> {
+  const setting = await deps.store.appSettings.get(UNATTENDED_SETTING);
+  if (!setting || setting.value === 'off') return undefined;
+  try {
+    const { channel, dailyCap } = JSON.parse(setting.value) as { channel?: unknown; dailyCap?: unknown };
+    if (typeof channel !== 'string' || typeof dailyCap !== 'number') return undefined;
+    return { channel, dailyCap, by: setting.updatedBy, since: setting.updatedAt };
+  } catch {
+    return undefined; // Unreadable is not allowed.
+  }
+}
+
+export async function allowUnattended(
+  deps: SlackDeps,
+  allowance: { channel: string; dailyCap: number },
+  by: string,
+): Promise<void> {
+  await deps.store.appSettings.set(UNATTENDED_SETTING, JSON.stringify(allowance), by, deps.now());
+}
+
+export async function forbidUnattended(deps: SlackDeps, by: string): Promise<void> {
+  await deps.store.appSettings.set(UNATTENDED_SETTING, 'off', by, deps.now());
+}
+
+/**
+ * Takes one of today's (UTC) unattended sends for this run, atomically across instances: false once `dailyCap`
+ * are taken. A redelivered run finds the place it already holds, so Slack's retries do not count twice.
+ */
+export async function claimUnattendedSend(
+  deps: SlackDeps,
+  execution: string,
+  dailyCap: number,
+): Promise<boolean> {
+  const day = deps.now().toISOString().slice(0, 10);
+  for (let n = 1; n <= dailyCap; n++) {
+    const slot = `${day}:${n}`;
+    if (await deps.store.jobRuns.claim(UNATTENDED_JOB, slot, execution, deps.now())) return true;
+    if ((await deps.store.jobRuns.get(UNATTENDED_JOB, slot))?.instanceId === execution) return true;
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * The Workflow Builder steps through the real interface: the workspace fires `function_executed` (signed, with the
@@ -17,8 +17,13 @@ describe('Workflow Builder steps', () => {
   const submits = async () => (await h.control.state()).callCounts.Submit ?? 0;
   const TWO = '0532 123 45 67, 0533 222 33 44';
 
-  async function run(callbackId: string, inputs: Record<string, unknown>) {
-    const delivered = await h.driver.functionExecuted({ callbackId, inputs });
+  /** A workflow reaches the step; `startedBy`: the person who started it (unset: a scheduled workflow). */
+  async function run(callbackId: string, inputs: Record<string, unknown>, startedBy?: string) {
+    const delivered = await h.driver.functionExecuted({
+      callbackId,
+      inputs,
+      ...(startedBy ? { startedBy } : {}),
+    });
     expect(delivered.status).toBe(200);
     expect(delivered.late).toBe(false);
     return { delivered, ended: await delivered.ended() };
@@ -26,7 +31,7 @@ describe('Workflow Builder steps', () => {
 
   it('are off until an admin turns them on: the step ends in error and sends nothing', async () => {
     const before = await submits();
-    const { ended } = await run('send_sms', { recipients: TWO, message: 'Hello', user: users.alice });
+    const { ended } = await run('send_sms', { recipients: TWO, message: 'Hello' }, users.alice);
     expect(ended.state).toBe('failed');
     expect(ended.error).toContain('`/sms workflows on`');
     const balance = await run('get_sms_balance', {});
@@ -46,11 +51,11 @@ describe('Workflow Builder steps', () => {
 
   it('Send an SMS sends through the one send path and outputs the MessageId and the number of recipients', async () => {
     const before = await submits();
-    const { delivered, ended } = await run('send_sms', {
-      recipients: TWO,
-      message: 'Your appointment is tomorrow at 10:00',
-      user: users.alice,
-    });
+    const { delivered, ended } = await run(
+      'send_sms',
+      { recipients: TWO, message: 'Your appointment is tomorrow at 10:00' },
+      users.alice,
+    );
     expect(ended.state).toBe('completed');
     const row = (await h.store.outbox.recent(1))[0]!;
     expect(row).toMatchObject({
@@ -93,43 +98,33 @@ describe('Workflow Builder steps', () => {
   });
 
   it('uses the sender the step names, when it is one of the account’s', async () => {
-    const { ended } = await run('send_sms', {
-      recipients: '0532 123 45 67',
-      message: 'From ACME',
-      sender: 'ACME',
-      user: users.admin,
-    });
+    const { ended } = await run(
+      'send_sms',
+      { recipients: '0532 123 45 67', message: 'From ACME', sender: 'ACME' },
+      users.admin,
+    );
     expect(ended.state).toBe('completed');
     expect((await h.store.outbox.recent(1))[0]).toMatchObject({ sender: 'ACME', slackUser: users.admin });
   });
 
   it('refuses, with a message the workflow author can act on: no sender role, over the cap, bad input', async () => {
     const before = await submits();
-    const viewer = await run('send_sms', { recipients: TWO, message: 'Hello', user: users.bob });
+    const viewer = await run('send_sms', { recipients: TWO, message: 'Hello' }, users.bob);
     expect(viewer.ended).toMatchObject({ state: 'failed' });
     expect(viewer.ended.error).toContain(`<@${users.bob}>`);
     expect(viewer.ended.error).toContain('needs the sender role');
 
     const eleven = Array.from({ length: 11 }, (_, i) => `0532 000 00 ${String(10 + i)}`).join('\n');
-    const over = await run('send_sms', { recipients: eleven, message: 'Hello', user: users.alice });
+    const over = await run('send_sms', { recipients: eleven, message: 'Hello' }, users.alice);
     expect(over.ended.state).toBe('failed');
     expect(over.ended.error).toContain('11 recipients');
     expect(over.ended.error).toContain('at most 10 (WORKFLOW_MAX_RECIPIENTS)');
 
-    const bad = await run('send_sms', {
-      recipients: '12, 0532 123 45 67',
-      message: 'Hello',
-      user: users.alice,
-    });
+    const bad = await run('send_sms', { recipients: '12, 0532 123 45 67', message: 'Hello' }, users.alice);
     expect(bad.ended.state).toBe('failed');
     expect(bad.ended.error).toMatch(/Recipients: Line 1: “12”/);
 
-    const sender = await run('send_sms', {
-      recipients: TWO,
-      message: 'Hello',
-      sender: 'NOPE',
-      user: users.alice,
-    });
+    const sender = await run('send_sms', { recipients: TWO, message: 'Hello', sender: 'NOPE' }, users.alice);
     expect(sender.ended.error).toContain('“NOPE” is not a sender name of this account');
     expect(await submits()).toBe(before);
 
@@ -159,7 +154,7 @@ describe('Workflow Builder steps', () => {
     await h.sms('workflows', users.admin);
     await h.ephemeral(users.admin, /Workflow Builder steps are \*on\* \(by <@U0ADMIN>/);
     await h.sms('workflows maybe', users.admin);
-    await h.ephemeral(users.admin, /“maybe” is neither on nor off\. Usage: `\/sms workflows \[on\|off\]`/);
+    await h.ephemeral(users.admin, /“maybe” is neither on nor off\. Usage: `\/sms workflows \[on\|off\|/);
     expect((await h.store.appSettings.get('workflows'))?.value).toBe('on');
   });
 
@@ -169,7 +164,8 @@ describe('Workflow Builder steps', () => {
     await h.control.fault({ operation: 'Submit', kind: 'trickle', delayMs: 1_500, times: 1 });
     const delivered = await h.driver.functionExecuted({
       callbackId: 'send_sms',
-      inputs: { recipients: TWO, message: 'Held reply', user: users.alice },
+      inputs: { recipients: TWO, message: 'Held reply' },
+      startedBy: users.alice,
     });
     const key = `workflow:${delivered.execution.id}`;
     await vi.waitFor(
@@ -185,6 +181,115 @@ describe('Workflow Builder steps', () => {
     const ended = await delivered.ended(10_000);
     expect(ended.state).toBe('completed');
     expect(await submits()).toBe(before + 1);
+  });
+
+  it('send with the rights of the person who started the workflow, never of a user the step’s inputs name', async () => {
+    await h.sms('workflows on', users.admin);
+    const before = await submits();
+    // An input naming an admin (as the old "On behalf of" did) gives a viewer no right to send.
+    const viewer = await run(
+      'send_sms',
+      { recipients: TWO, message: 'As the admin', user: users.admin },
+      users.bob,
+    );
+    expect(viewer.ended.state).toBe('failed');
+    expect(viewer.ended.error).toContain(`<@${users.bob}> (who started this workflow)`);
+    // Nor does it give a step nobody started anything.
+    const nobody = await run('send_sms', { recipients: TWO, message: 'As the admin', user: users.admin });
+    expect(nobody.ended.state).toBe('failed');
+    expect(nobody.ended.error).toContain('Nobody started this workflow');
+    expect(await submits()).toBe(before);
+    const refusals = (await h.store.audit.recent(5)).filter((a) => a.action === 'workflow_step');
+    expect(refusals.slice(0, 2).map((a) => a.actor)).toEqual(['workflow', users.bob]);
+
+    // A sender who starts it sends as themself, whoever the input names: the audit says so.
+    const sent = await run(
+      'send_sms',
+      { recipients: TWO, message: 'As Alice', user: users.admin },
+      users.alice,
+    );
+    expect(sent.ended.state).toBe('completed');
+    expect((await h.store.outbox.recent(1))[0]).toMatchObject({ slackUser: users.alice });
+    const entry = (await h.store.audit.recent(5)).find(
+      (a) => a.target === sent.delivered.execution.workflowExecutionId,
+    );
+    expect(entry).toMatchObject({ actor: users.alice, details: { user: users.alice, outcome: 'sent' } });
+  });
+
+  it('post a delivery card that keeps working after the step has ended: bot token, not the run’s', async () => {
+    const { delivered, ended } = await run(
+      'send_sms',
+      { recipients: '0532 123 45 67', message: 'Cancel me later' },
+      users.alice,
+    );
+    expect(ended.state).toBe('completed');
+    const row = (await h.store.outbox.recent(1))[0]!;
+    const card = await h.fake.state.waitForMessage(
+      (m) => m.channel === 'D0ALICE' && m.text.includes(String(row.messageId)),
+    );
+    const posted = h.fake.state
+      .calls('chat.postMessage')
+      .find((c) => (c.result as { ts?: string }).ts === card.ts);
+    expect(posted?.auth).toBe('bot');
+    // The run is over, so its token is too; Alice cancels the rest of her batch from the card.
+    expect(h.fake.state.functions.get(delivered.execution.id)?.state).toBe('completed');
+    const cancels = await h.control.callCount('Cancel');
+    const clicked = h.fake.state.journal.seq;
+    h.mark();
+    await h.driver.blockAction({ userId: users.alice, message: card, actionId: 'card_cancel' });
+    // Told once the click's work is done, the card's update included.
+    await h.ephemeral(users.alice, new RegExp(`Batch ${row.messageId} cancelled`));
+    expect(await h.control.callCount('Cancel')).toBe(cancels + 1);
+    const since = h.fake.state.calls().filter((c) => c.seq > clicked);
+    expect(since.filter((c) => c.result.ok !== true).map((c) => [c.method, c.result.error])).toEqual([]);
+    expect(since.some((c) => c.method === 'chat.update' && c.args.ts === card.ts)).toBe(true);
+  });
+
+  it('with nobody behind them, send only once an admin allowed it: within the daily cap, each card in the allowance’s channel', async () => {
+    const before = await submits();
+    await h.sms('workflows unattended on 2', users.alice, channels.smsOps);
+    await h.ephemeral(users.alice, /admin/);
+    expect(await h.store.appSettings.get('workflows_unattended')).toBeUndefined();
+
+    await h.store.permissions.grant(users.bob, 'admin', users.admin);
+    await h.sms('workflows unattended on 2', users.bob, channels.smsOps);
+    await h.ephemeral(
+      users.bob,
+      /may send, on the authority of you .* at most 2 a day, each one's card in <#C0SMSOPS>/,
+    );
+    const first = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 1' });
+    expect(first.ended.state).toBe('completed');
+    const row = (await h.store.outbox.recent(1))[0]!;
+    expect(row).toMatchObject({ slackUser: users.bob, channel: channels.smsOps });
+    await h.fake.state.waitForMessage(
+      (m) => m.channel === channels.smsOps && m.text.includes(String(row.messageId)),
+    );
+    const entry = (await h.store.audit.recent(5)).find(
+      (a) => a.target === first.delivered.execution.workflowExecutionId,
+    );
+    expect(entry).toMatchObject({ actor: 'workflow', details: { user: null, allowedBy: users.bob } });
+    // Slack delivering the same run again takes no second place in the cap.
+    await h.driver.redeliver(first.delivered, 1);
+    expect(
+      (await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 2' })).ended.state,
+    ).toBe('completed');
+    const third = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 3' });
+    expect(third.ended.error).toContain('sent 2 SMS today, the daily cap');
+    expect(await submits()).toBe(before + 2);
+
+    // The allowance is only as good as the admin who gave it.
+    await h.store.permissions.grant(users.bob, 'viewer', users.admin);
+    const lapsed = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 4' });
+    expect(lapsed.ended.error).toContain(`allowed by <@${users.bob}>, who is no longer an smsops admin`);
+
+    await h.sms('workflows unattended off', users.admin, channels.smsOps);
+    await h.ephemeral(users.admin, /steps with nobody behind them are refused/);
+    const off = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 5' });
+    expect(off.ended.error).toContain('Nobody started this workflow');
+    expect(await submits()).toBe(before + 2);
+    expect((await h.store.audit.recent(20)).map((a) => a.action)).toEqual(
+      expect.arrayContaining(['workflows_unattended_on', 'workflows_unattended_off']),
+    );
   });
 
   it('stop again with /sms workflows off', async () => {

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSlackDriver, type FakeSlack, SEEDED } from '../../workspace/index.js';
+import {
+  type AppManifest,
+  appManifest,
+  createSlackDriver,
+  type FakeSlack,
+  SEEDED,
+} from '../../workspace/index.js';
 import { clientFor, fakeSlack } from './helpers.js';
 
 const SIGNING_SECRET = 'test-signing-secret';
@@ -36,7 +42,7 @@ async function recordingBot(statuses: number[] = []) {
   return { seen, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events` };
 }
 
-async function setup(statuses: number[] = []) {
+async function setup(statuses: number[] = [], manifest?: AppManifest) {
   const fake = await fakeSlack();
   const bot = await recordingBot(statuses);
   const driver = createSlackDriver({
@@ -44,6 +50,7 @@ async function setup(statuses: number[] = []) {
     signingSecret: SIGNING_SECRET,
     fake,
     eventRetryDelaysMs: [0, 0, 0],
+    ...(manifest ? { manifest } : {}),
   });
   return { fake, bot, driver };
 }
@@ -109,7 +116,8 @@ describe('custom steps (function_executed) and functions.complete*', () => {
   async function started(fake: FakeSlack, driver: ReturnType<typeof createSlackDriver>) {
     const run = await driver.functionExecuted({
       callbackId: 'send_sms',
-      inputs: { recipients: '0532 123 45 67', message: 'Hi', user: users.alice },
+      inputs: { recipients: '0532 123 45 67', message: 'Hi' },
+      startedBy: users.alice,
     });
     return { run, client: clientFor(fake, { retryConfig: { retries: 0 } }) };
   }
@@ -120,21 +128,58 @@ describe('custom steps (function_executed) and functions.complete*', () => {
     const event = bot.seen[0]!.body.event as Record<string, unknown> & { function: Record<string, unknown> };
     expect(event).toMatchObject({
       type: 'function_executed',
-      inputs: { recipients: '0532 123 45 67', message: 'Hi', user: users.alice },
+      inputs: {
+        recipients: '0532 123 45 67',
+        message: 'Hi',
+        // Slack fills the interactivity input with the person who started the workflow.
+        interactivity: {
+          interactor: { id: users.alice, secret: expect.stringMatching(/^\w{20,}$/) },
+          interactivity_pointer: expect.any(String),
+        },
+      },
       function_execution_id: run.execution.id,
       workflow_execution_id: run.execution.workflowExecutionId,
       bot_access_token: run.execution.token,
     });
     expect(event.function).toMatchObject({ callback_id: 'send_sms', title: 'Send an SMS', type: 'app' });
     expect(event.function.input_parameters).toContainEqual(
-      expect.objectContaining({ name: 'user', type: 'slack#/types/user_id', is_required: true }),
+      expect.objectContaining({
+        name: 'interactivity',
+        type: 'slack#/types/interactivity',
+        is_required: false,
+      }),
     );
     await expect(driver.functionExecuted({ callbackId: 'nope', inputs: {} })).rejects.toThrow(
       /no function nope/,
     );
     await expect(
       driver.functionExecuted({ callbackId: 'send_sms', inputs: { message: 'x' } }),
-    ).rejects.toThrow(/required inputs missing: recipients, user/);
+    ).rejects.toThrow(/required inputs missing: recipients$/);
+  });
+
+  it('leaves the interactivity input out when nobody started the workflow, and lets nobody type it', async () => {
+    const { driver, bot } = await setup();
+    await driver.functionExecuted({ callbackId: 'send_sms', inputs: { recipients: '1', message: 'Hi' } });
+    expect(bot.seen[0]!.body.event.inputs).toEqual({ recipients: '1', message: 'Hi' });
+    await expect(
+      driver.functionExecuted({
+        callbackId: 'send_sms',
+        inputs: { recipients: '1', message: 'Hi', interactivity: { interactor: { id: users.admin } } },
+      }),
+    ).rejects.toThrow(/interactivity is a slack#\/types\/interactivity input: Slack fills it/);
+  });
+
+  it('runs no step of an app that does not subscribe to function_executed', async () => {
+    const manifest = appManifest();
+    const unsubscribed = {
+      ...manifest,
+      botEvents: manifest.botEvents.filter((e) => e !== 'function_executed'),
+    };
+    const { driver, bot } = await setup([], unsubscribed);
+    await expect(
+      driver.functionExecuted({ callbackId: 'get_sms_balance', inputs: {}, startedBy: users.alice }),
+    ).rejects.toThrow(/does not subscribe to function_executed/);
+    expect(bot.seen).toEqual([]);
   });
 
   it('completes a run once; refuses unknown and finished runs and outputs that break the declared schema', async () => {

@@ -2,6 +2,7 @@ import type { BlockAction, SlashCommand, ViewClosedAction, ViewSubmitAction } fr
 import type { LooseStateValues } from '../block-kit/state-values.js';
 import type { FunctionExecution } from '../state/functions.js';
 import type { EphemeralMessage, ResponseUrlPost, SlackMessage, ViewOutput } from '../state/model.js';
+import type { AppManifest } from '../web-api/app-manifest.js';
 import type { SlackSide } from '../web-api/slack-routes.js';
 import type { ActionChoice } from './payloads.js';
 import type { Signing } from './signing.js';
@@ -18,6 +19,8 @@ export interface SlackDriverOptions {
    * delays, at most three times, with X-Slack-Retry-Num. Default Slack's: at once, after 1 minute, after 5 minutes.
    */
   eventRetryDelaysMs?: readonly number[];
+  /** The manifest the app was installed from (its events, scopes and steps); default this repository's manifest.yml. */
+  manifest?: AppManifest;
 }
 
 export interface DeliveryOptions {
@@ -122,7 +125,13 @@ export interface UserMessageResult {
 export interface FunctionExecutedInput {
   /** The step's callback_id under `functions` in manifest.yml. */
   callbackId: string;
+  /** What the workflow's author set; an input of type slack#/types/interactivity cannot be among them. */
   inputs: Record<string, unknown>;
+  /**
+   * The person who started the workflow (a link, a shortcut, a button): Slack fills every slack#/types/interactivity
+   * input with them as `interactor`. Unset: a scheduled or event-triggered workflow, with nobody behind it.
+   */
+  startedBy?: string;
 }
 
 export interface FunctionExecutedResult extends EventDelivery {

@@ -8,6 +8,7 @@ import type {
 } from '@slack/bolt';
 import { elementsOf } from '../block-kit/block-ids.js';
 import type { FunctionExecution } from '../state/functions.js';
+import { type IdFactory, randomToken } from '../state/ids.js';
 import type {
   Channel,
   EphemeralMessage,
@@ -275,5 +276,35 @@ export function functionExecutedEvent(
     workflow_execution_id: execution.workflowExecutionId,
     event_ts: (nowMs / 1000).toFixed(6),
     bot_access_token: execution.token,
+  };
+}
+
+/**
+ * What Slack adds to an interaction with a message that a step's run posted with its token: the run
+ * (`function_data`) and its token (`bot_access_token`), which expires when the run ends (docs.slack.dev/tools/
+ * bolt-js/reference/interfaces/BlockAction; Bolt's attachFunctionToken hands that token to the listener's client).
+ */
+export function functionDataOf(execution: FunctionExecution) {
+  return {
+    function_data: {
+      execution_id: execution.id,
+      function: { callback_id: execution.callbackId },
+      inputs: execution.inputs,
+    },
+    bot_access_token: execution.token,
+  };
+}
+
+/** The type of a custom step input that Slack fills with the person who started the workflow. */
+export const INTERACTIVITY_TYPE = 'slack#/types/interactivity';
+
+/**
+ * An interactivity input's value (docs.slack.dev/reference/types/interactivity-type): the interactor's id and a
+ * secret Slack made for this interaction (a user_context), and a pointer for opening a modal from the step.
+ */
+export function interactivityOf(user: User, ids: IdFactory) {
+  return {
+    interactor: { id: user.id, secret: randomToken(40) },
+    interactivity_pointer: `${ids.next('', 13)}.${randomToken(8)}`,
   };
 }

@@ -1,11 +1,12 @@
 import { buildStateValues } from '../block-kit/state-values.js';
 import type { ChannelKind, User } from '../state/model.js';
-import { appManifest } from '../web-api/app-manifest.js';
+import { appManifest, type FunctionParameter } from '../web-api/app-manifest.js';
 import { EVENT_SCOPES, manifestBotScopes } from '../web-api/scopes.js';
 import type {
   DeliveryOptions,
   DriverResponse,
   EventDelivery,
+  FunctionExecutedInput,
   SlackDriver,
   SlackDriverOptions,
 } from './driver-types.js';
@@ -13,7 +14,10 @@ import {
   elementAction,
   eventEnvelope,
   findElement,
+  functionDataOf,
   functionExecutedEvent,
+  INTERACTIVITY_TYPE,
+  interactivityOf,
   messageActionPayload,
   slashCommandPayload,
   viewActionPayload,
@@ -39,6 +43,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   const { fake, botUrl, signingSecret } = options;
   const { state, identity } = fake;
   const files = { fileObject: (id: string) => fake.fileObject(id) };
+  const manifest = () => options.manifest ?? appManifest();
 
   function userOf(userId: string): User {
     const user = state.directory.user(userId);
@@ -133,12 +138,34 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     return { ...first, eventId, retries };
   }
 
+  /**
+   * A step's inputs as Slack sends them: Workflow Builder offers no field to type an interactivity input in, Slack
+   * fills it with the person who started the workflow (`interactor`) and leaves it out when nobody did.
+   */
+  function withInteractivity(
+    parameters: readonly FunctionParameter[],
+    input: FunctionExecutedInput,
+  ): Record<string, unknown> {
+    const inputs = { ...input.inputs };
+    for (const parameter of parameters) {
+      if (parameter.type !== INTERACTIVITY_TYPE) continue;
+      if (parameter.name in inputs)
+        throw new Error(
+          `${parameter.name} is a ${INTERACTIVITY_TYPE} input: Slack fills it from startedBy, nobody types it`,
+        );
+      if (input.startedBy !== undefined)
+        inputs[parameter.name] = interactivityOf(userOf(input.startedBy), state.ids);
+    }
+    return inputs;
+  }
+
   /** Slack delivers an event only to an app that subscribes to it and holds the scope it needs. */
   function subscribes(eventType: string): boolean {
     const scope = EVENT_SCOPES[eventType];
     return (
-      appManifest().botEvents.includes(eventType) &&
-      (scope === undefined || manifestBotScopes().includes(scope))
+      manifest().botEvents.includes(eventType) &&
+      (scope === undefined ||
+        (options.manifest ? options.manifest.botScopes : manifestBotScopes()).includes(scope))
     );
   }
 
@@ -150,16 +177,23 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     },
 
     async functionExecuted(input, delivery = {}) {
-      const definition = appManifest().functions.get(input.callbackId);
+      const definition = manifest().functions.get(input.callbackId);
       if (!definition) throw new Error(`manifest.yml declares no function ${input.callbackId}`);
+      // Slack sends a custom step's runs as this event, and only to an app that subscribes to it.
+      if (!subscribes('function_executed')) {
+        throw new Error(
+          'the app does not subscribe to function_executed (settings.event_subscriptions.bot_events): Slack would not run its steps',
+        );
+      }
+      const inputs = withInteractivity(definition.inputs, input);
       const missing = definition.inputs.filter(
-        (p) => p.is_required && (input.inputs[p.name] === undefined || input.inputs[p.name] === ''),
+        (p) => p.is_required && (inputs[p.name] === undefined || inputs[p.name] === ''),
       );
       // Workflow Builder does not let a workflow be published with a required input unset.
       if (missing.length > 0) {
         throw new Error(`required inputs missing: ${missing.map((p) => p.name).join(', ')}`);
       }
-      const execution = state.functions.start(definition, input.inputs);
+      const execution = state.functions.start(definition, inputs);
       const event = functionExecutedEvent(identity, execution, state.clock());
       const delivered = await deliverEvent(event, delivery);
       return {
@@ -237,6 +271,9 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         triggerId,
         responseUrl,
       });
+      // A message a step's run posted with its own token answers with that run (Bolt then acts with its token).
+      const run = ephemeral ? undefined : state.functions.poster(channel.id, message.ts);
+      if (run) Object.assign(payload, functionDataOf(run));
       return { ...(await sendPayload(payload, input)), payload, triggerId, responseUrl };
     },
 

@@ -4,6 +4,7 @@ import { OPERATIONS } from '../../src/simulator/types.js';
 import { elementsOf } from '../block-kit/block-ids.js';
 import type { LooseStateValues } from '../block-kit/state-values.js';
 import type { SlackDriver } from '../driver/driver-types.js';
+import { INTERACTIVITY_TYPE } from '../driver/payloads.js';
 import type { Channel, EphemeralMessage, SlackMessage, User, ViewOutput } from '../state/model.js';
 import type { WorkspaceState } from '../state/workspace-state.js';
 import { appManifest } from '../web-api/app-manifest.js';
@@ -143,7 +144,8 @@ export function createPageApi(deps: PageApiDeps) {
       functions: [...appManifest().functions.values()].map((f) => ({
         callbackId: f.callbackId,
         title: f.title,
-        inputs: f.inputs,
+        // An interactivity input is Slack's to fill (with the person who runs the step), not the page's to ask.
+        inputs: f.inputs.filter((p) => p.type !== INTERACTIVITY_TYPE),
       })),
     };
   }
@@ -153,19 +155,22 @@ export function createPageApi(deps: PageApiDeps) {
    * with the run's own token), and the answer is how the bot ended it: outputs or the error a workflow author sees.
    */
   async function step(body: Body) {
-    human(need(body, 'user'));
+    const user = need(body, 'user');
+    human(user);
     const callbackId = need(body, 'callbackId');
     const definition = appManifest().functions.get(callbackId);
     if (!definition) throw new PageError(404, `manifest.yml declares no step ${callbackId}`);
     const given = typeof body.inputs === 'object' && body.inputs !== null ? (body.inputs as Body) : {};
     const inputs: Record<string, unknown> = {};
     for (const parameter of definition.inputs) {
+      if (parameter.type === INTERACTIVITY_TYPE) continue;
       const value = str(given, parameter.name)?.trim();
       if (value) inputs[parameter.name] = value;
       else if (parameter.is_required)
         throw new PageError(400, `${parameter.title ?? parameter.name} is required`);
     }
-    const run = await driver.functionExecuted({ callbackId, inputs });
+    // The page's user starts the workflow, by hand: Slack vouches for them as its interactor.
+    const run = await driver.functionExecuted({ callbackId, inputs, startedBy: user });
     if (run.late || run.status !== 200) {
       return {
         ok: false,

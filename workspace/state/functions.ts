@@ -26,6 +26,8 @@ export interface FunctionExecution {
 export class FunctionExecutions {
   readonly #byId = new Map<string, FunctionExecution>();
   readonly #byToken = new Map<string, FunctionExecution>();
+  /** Messages posted with a run's token, by `channel:ts`: Slack ties interactions with them to that run. */
+  readonly #posted = new Map<string, FunctionExecution>();
 
   constructor(
     private readonly ids: IdFactory,
@@ -56,6 +58,15 @@ export class FunctionExecutions {
 
   byToken(token: string): FunctionExecution | undefined {
     return this.#byToken.get(token);
+  }
+
+  notePosted(channel: string, ts: string, execution: FunctionExecution): void {
+    this.#posted.set(`${channel}:${ts}`, execution);
+  }
+
+  /** The run whose token posted this message, if one did. */
+  poster(channel: string, ts: string): FunctionExecution | undefined {
+    return this.#posted.get(`${channel}:${ts}`);
   }
 
   all(): FunctionExecution[] {

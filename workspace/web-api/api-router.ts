@@ -41,6 +41,7 @@ export async function handleApiRequest(
     args = await parseApiArgs(req.headers['content-type'], await readBody(req), query);
     auth = tokenKind(deps, req, args);
     answer = answerCall(deps, method, req, args);
+    if (auth === 'workflow' && method === 'chat.postMessage') notePostedByRun(deps, req, args, answer);
   } catch (error) {
     answer = refusalOrCrash(deps, method, error);
   }
@@ -85,6 +86,19 @@ function answerCall(
   }
   const result = handler({ state: deps.state, args, baseUrl: deps.baseUrl });
   return { status: 200, body: { ok: true, ...result } };
+}
+
+/** Remembers which run posted a message, so that a click on it carries that run as Slack's payloads do. */
+function notePostedByRun(
+  deps: ApiRouterDeps,
+  req: IncomingMessage,
+  args: Record<string, unknown>,
+  answer: Answer,
+): void {
+  const body = answer.body as { ok?: boolean; channel?: unknown; ts?: unknown };
+  const execution = deps.state.functions.byToken(tokenOf(req, args) ?? '');
+  if (body.ok && execution && typeof body.channel === 'string' && typeof body.ts === 'string')
+    deps.state.functions.notePosted(body.channel, body.ts, execution);
 }
 
 /** Bearer header first (what @slack/web-api sends), then a `token` argument, as Slack accepts both. */

@@ -39,20 +39,45 @@ export interface AppManifest {
   functions: Map<string, FunctionDefinition>;
 }
 
-interface RawParameters {
-  properties?: Record<string, { type?: string; title?: string; description?: string; is_required?: boolean }>;
+type RawParameter = { type?: unknown; title?: unknown; description?: unknown; is_required?: unknown };
+
+/** Version 2 (`_metadata.major_version: 2`, the Deno Slack SDK's): `properties` plus a `required` list. */
+interface RawParametersV2 {
+  properties?: Record<string, RawParameter>;
   required?: string[];
 }
 
-function parameters(raw: RawParameters | undefined): FunctionParameter[] {
-  const required = new Set(raw?.required ?? []);
-  return Object.entries(raw?.properties ?? {}).map(([name, p]) => ({
-    name,
-    type: p.type ?? 'string',
-    ...(p.title ? { title: p.title } : {}),
-    ...(p.description ? { description: p.description } : {}),
-    is_required: required.has(name) || p.is_required === true,
-  }));
+/** The manifest's major version as Slack reads it: no `_metadata` is version 1. */
+function majorVersionOf(doc: { _metadata?: { major_version?: unknown } }): 1 | 2 {
+  const version = doc._metadata?.major_version ?? 1;
+  if (version !== 1 && version !== 2)
+    throw new Error(`manifest: _metadata.major_version ${version} is neither 1 nor 2`);
+  return version;
+}
+
+/**
+ * A function's parameters in the shape its manifest version has, and only that shape (Slack refuses the other):
+ * version 1 is a flat map, name -> {type, title, description, is_required}; version 2 nests that map under
+ * `properties` and lists the required names under `required`.
+ */
+function parameters(raw: unknown, version: 1 | 2, where: string): FunctionParameter[] {
+  const map = (version === 1 ? raw : (raw as RawParametersV2 | undefined)?.properties) ?? {};
+  const required = new Set(version === 2 ? ((raw as RawParametersV2 | undefined)?.required ?? []) : []);
+  return Object.entries(map as Record<string, RawParameter>).map(([name, p]) => {
+    if (typeof p?.type !== 'string')
+      throw new Error(
+        `manifest: ${where}.${name} has no type (a version ${version} manifest writes parameters ${
+          version === 1 ? 'as name: {type, title, is_required}' : 'under properties, with a required list'
+        })`,
+      );
+    return {
+      name,
+      type: p.type,
+      ...(typeof p.title === 'string' ? { title: p.title } : {}),
+      ...(typeof p.description === 'string' ? { description: p.description } : {}),
+      is_required: required.has(name) || p.is_required === true,
+    };
+  });
 }
 
 /** The commands under features.slash_commands that name a command (`/…`); the others are left out. */
@@ -72,6 +97,7 @@ function slashCommandsOf(raw: unknown): SlashCommandInfo[] {
 /** Reads a manifest (YAML, as manifest.yml is written). */
 export function parseAppManifest(text: string): AppManifest {
   const doc = (parse(text) ?? {}) as {
+    _metadata?: { major_version?: unknown };
     oauth_config?: { scopes?: { bot?: unknown } };
     features?: { slash_commands?: unknown };
     settings?: { event_subscriptions?: { bot_events?: string[] }; org_deploy_enabled?: boolean };
@@ -80,19 +106,20 @@ export function parseAppManifest(text: string): AppManifest {
       {
         title?: string;
         description?: string;
-        input_parameters?: RawParameters;
-        output_parameters?: RawParameters;
+        input_parameters?: unknown;
+        output_parameters?: unknown;
       }
     >;
   };
+  const version = majorVersionOf(doc);
   const functions = new Map<string, FunctionDefinition>();
   for (const [callbackId, f] of Object.entries(doc.functions ?? {})) {
     functions.set(callbackId, {
       callbackId,
       title: f.title ?? callbackId,
       ...(f.description ? { description: f.description } : {}),
-      inputs: parameters(f.input_parameters),
-      outputs: parameters(f.output_parameters),
+      inputs: parameters(f.input_parameters, version, `functions.${callbackId}.input_parameters`),
+      outputs: parameters(f.output_parameters, version, `functions.${callbackId}.output_parameters`),
     });
   }
   const scopes = doc.oauth_config?.scopes?.bot;

@@ -209,8 +209,9 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'workflows',
-    usage: 'workflows [on|off]',
-    summary: 'allow or stop the Workflow Builder steps (Send an SMS, Get SMS balance)',
+    usage: 'workflows [on|off|unattended on [daily cap]|unattended off]',
+    summary:
+      'allow or stop the Workflow Builder steps (Send an SMS, Get SMS balance); `unattended`, in the channel to see each send: steps nobody started',
     example: '/sms workflows on',
     needs: 'admin',
     group: 'Administration',

@@ -8,7 +8,7 @@ import { userMessageFor } from '../errors.js';
 import { roleOf, satisfies, sendPolicyOf } from '../permissions.js';
 import { defaultSender, knownSender, threadAnswerDraft } from '../thread-answer.js';
 import { STEP_GET_BALANCE, STEP_SEND_SMS, stepErrors } from '../ui/workflows.js';
-import { workflowsState } from '../workflow-switch.js';
+import { claimUnattendedSend, unattendedSteps, workflowsState } from '../workflow-switch.js';
 
 /** WORKFLOW_MAX_RECIPIENTS when unset. */
 export const DEFAULT_WORKFLOW_MAX_RECIPIENTS = 10;
@@ -54,22 +54,32 @@ async function finish(
   }
 }
 
+/**
+ * The audit names who acted: the person who started the workflow, or `workflow` for a step nobody started (with
+ * the admin whose allowance it ran under). Never a user the step's inputs merely name.
+ */
 async function audit(
   deps: SlackDeps,
   event: StepEvent,
-  user: string,
+  authority: StepAuthority | undefined,
   outcome: string,
   details: Record<string, string | number | null>,
 ): Promise<void> {
+  const starter = authority
+    ? authority.unattended
+      ? undefined
+      : authority.slackUser
+    : interactorOf(inputsOf(event));
   await deps.store.audit.append({
-    actor: user || 'workflow',
+    actor: starter ?? 'workflow',
     action: 'workflow_step',
     target: event.workflow_execution_id,
     details: {
       step: event.function.callback_id,
       workflow: event.workflow_execution_id,
       execution: event.function_execution_id,
-      user: user || null,
+      user: starter ?? null,
+      ...(authority?.unattended ? { allowedBy: authority.slackUser } : {}),
       outcome,
       ...details,
     },
@@ -77,24 +87,73 @@ async function audit(
   });
 }
 
-/** Inputs of *Send an SMS*: recipients, message, sender (optional), user (on whose behalf). */
+function inputsOf(event: StepEvent): Record<string, unknown> {
+  return (event.inputs ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * The person Slack vouches for as having started the workflow: the `interactor` of a slack#/types/interactivity
+ * input, which Slack fills and a workflow's author cannot type. A user_id input proves nothing (it is whatever the
+ * author set) and is never read.
+ */
+export function interactorOf(inputs: Record<string, unknown>): string | undefined {
+  const id = (inputs.interactivity as { interactor?: { id?: unknown } } | undefined)?.interactor?.id;
+  return typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
+}
+
+/** On whose authority a step sends, and where its card goes. */
+interface StepAuthority {
+  /** The send's author: the person who started the workflow, or the admin who allowed unattended steps. */
+  slackUser: string;
+  /** Their DM, or the channel that sees every unattended send. */
+  channel: string;
+  unattended: boolean;
+}
+
+/**
+ * A person started the workflow: the step sends with their own rights, exactly as their `/sms send` would (the role
+ * is checked here and again by the send path, with opt-outs and limits). Nobody did: only if an admin allowed such
+ * steps, within that allowance's daily cap, its card in its channel, on the authority of that admin while they stay
+ * one.
+ */
+async function authorityOf(
+  deps: SlackDeps,
+  event: StepEvent,
+  inputs: Record<string, unknown>,
+): Promise<StepAuthority> {
+  const starter = interactorOf(inputs);
+  if (starter) {
+    const role = await roleOf(deps, starter);
+    if (!satisfies(role, 'sender')) throw new StepRefusal(stepErrors.role(starter, role));
+    // No channel: the send belongs to the person it runs for, and its card goes to their DM.
+    return { slackUser: starter, channel: starter, unattended: false };
+  }
+  const allowance = await unattendedSteps(deps);
+  if (!allowance) throw new StepRefusal(stepErrors.noStarter());
+  if (!satisfies(await roleOf(deps, allowance.by), 'admin'))
+    throw new StepRefusal(stepErrors.unattendedLapsed(allowance.by));
+  if (!(await claimUnattendedSend(deps, event.function_execution_id, allowance.dailyCap)))
+    throw new StepRefusal(stepErrors.unattendedCap(allowance.dailyCap));
+  return { slackUser: allowance.by, channel: allowance.channel, unattended: true };
+}
+
+/** Inputs of *Send an SMS*: recipients, message, sender (optional), interactivity (who started the workflow). */
 async function sendStep(
   deps: SlackDeps,
-  client: WebClient,
+  botClient: WebClient,
   event: StepEvent,
 ): Promise<Record<string, unknown>> {
   const inputs = (event.inputs ?? {}) as Record<string, unknown>;
-  const user = text(inputs.user).trim();
   if (!(await workflowsState(deps)).on) throw new StepRefusal(stepErrors.off());
-  if (!/^[UW][A-Z0-9]+$/.test(user)) throw new StepRefusal(stepErrors.noUser());
-  const role = await roleOf(deps, user);
-  if (!satisfies(role, 'sender')) throw new StepRefusal(stepErrors.role(user, role));
   const recipientsText = text(inputs.recipients);
   const parsed = parseRecipients(recipientsText, deps.settings.defaultCountry);
   const count = new Set(parsed.recipients.map((r) => r.msisdn)).size;
   const cap = deps.settings.workflowMaxRecipients ?? DEFAULT_WORKFLOW_MAX_RECIPIENTS;
   if (count === 0 && parsed.invalid.length === 0) throw new StepRefusal(stepErrors.noRecipients());
   if (count > cap) throw new StepRefusal(stepErrors.overCap(count, cap));
+  // After the checks of the input itself: an unattended step's place in the daily cap is taken only for a send.
+  const authority = await authorityOf(deps, event, inputs);
+  const user = authority.slackUser;
   const senders = await deps.gateway.getSenders();
   const asked = text(inputs.sender).trim();
   const sender = asked ? (knownSender(senders, asked) ?? asked) : defaultSender(senders);
@@ -112,8 +171,7 @@ async function sendStep(
       // Slack may deliver one execution twice: its id is the send's key, so it is sent once.
       idempotencyKey: `workflow:${event.function_execution_id}`,
       slackUser: user,
-      // No channel: the send belongs to the person it runs for, and its card goes to their DM.
-      channel: user,
+      channel: authority.channel,
       plan: draft.draft,
     },
   );
@@ -121,7 +179,7 @@ async function sendStep(
     // What went out: numbers that opted out since the step's draft are not counted.
     const row = (await deps.store.outbox.get(outcome.row.id).catch(() => undefined)) ?? outcome.row;
     // The SMS has gone: nothing after this may end the step in error, or its author would run it again.
-    await audit(deps, event, user, 'sent', {
+    await audit(deps, event, authority, 'sent', {
       messageId: outcome.messageId,
       recipients: row.recipientCount,
       outboxId: row.id,
@@ -131,8 +189,9 @@ async function sendStep(
         'workflow step audit entry not written',
       ),
     );
-    // The person it ran for gets the delivery card in their DM (while the run's token still works).
-    await postCard(deps, client, row).catch((error: unknown) =>
+    // With the bot's token, not the run's: Slack ends that token with the run, and the card's updates and buttons
+    // (Refresh, Cancel) must keep working after it.
+    await postCard(deps, botClient, row).catch((error: unknown) =>
       deps.logger.warn({ outboxId: row.id, err: (error as Error).message }, 'delivery card not posted'),
     );
     deps.nudgeTracker(row.id);
@@ -161,7 +220,6 @@ function stepHandler(
   run: (event: StepEvent, client: WebClient) => Promise<Record<string, unknown>>,
 ) {
   return async function handleWorkflowStep({ event, client }: StepArgs): Promise<void> {
-    const user = text((event.inputs as Record<string, unknown> | undefined)?.user).trim();
     let end: { outputs: Record<string, unknown> } | { error: string };
     try {
       end = { outputs: await run(event, client) };
@@ -182,16 +240,17 @@ function stepHandler(
         );
       }
       end = { error: message };
-      await audit(deps, event, user, 'refused', { reason: message }).catch(() => undefined);
+      await audit(deps, event, undefined, 'refused', { reason: message }).catch(() => undefined);
     }
     await finish(deps, client, event, end);
   };
 }
 
 export function registerWorkflowSteps(app: App, deps: SlackDeps): void {
+  // app.client holds the bot token; the listener's client holds the run's, which completes the step and no more.
   app.function(
     STEP_SEND_SMS,
-    stepHandler(deps, (event, client) => sendStep(deps, client, event)),
+    stepHandler(deps, (event) => sendStep(deps, app.client, event)),
   );
   app.function(
     STEP_GET_BALANCE,

@@ -18,8 +18,20 @@ export function workflowsStateMessage(
     ? ` (${changed ? 'by you' : `by ${mention(state.by)}`}, ${formatTime(state.since, timeZone)})`
     : '';
   const text = state.on
-    ? `:white_check_mark: Workflow Builder steps are *on*${who}: workflows can run *Send an SMS* and *Get SMS balance*. Each send is checked as a send of the person it runs for (sender role, opt-outs, limits) and is written to the audit log. \`/sms workflows off\` stops them.`
+    ? `:white_check_mark: Workflow Builder steps are *on*${who}: workflows can run *Send an SMS* and *Get SMS balance*. Each send is checked as a send of the person who started the workflow (sender role, opt-outs, limits) and is written to the audit log. \`/sms workflows off\` stops them.`
     : `:no_entry_sign: Workflow Builder steps are *off*${who}: a workflow that runs *Send an SMS* or *Get SMS balance* ends with an error and sends nothing. \`/sms workflows on\` allows them.`;
+  return notice(text, text.replace(/:[a-z_]+: /g, '').replace(/\*/g, ''));
+}
+
+/** `/sms workflows unattended`: whether steps with nobody behind them may send, where they show, how many a day. */
+export function unattendedStateMessage(
+  state: { channel: string; dailyCap: number; by: string; since: Date } | undefined,
+  timeZone: string,
+  changed: boolean,
+): AdminMessage {
+  const text = state
+    ? `:robot_face: Workflow steps with nobody behind them (scheduled or event-triggered workflows) may send, on the authority of ${changed ? 'you' : mention(state.by)} (${formatTime(state.since, timeZone)}) while ${changed ? 'you stay' : 'they stay'} an admin: at most ${formatCount(state.dailyCap)} a day, each one's card in <#${state.channel}>. \`/sms workflows unattended off\` stops them.`
+    : ":lock: Workflow steps send only for the person who started the workflow, with that person's rights; steps with nobody behind them are refused. `/sms workflows unattended on [daily cap]`, run in the channel that should see every such send, allows them.";
   return notice(text, text.replace(/:[a-z_]+: /g, '').replace(/\*/g, ''));
 }
 
@@ -27,10 +39,14 @@ export function workflowsStateMessage(
 export const stepErrors = {
   off: () =>
     'smsops SMS steps are turned off, so nothing was sent. An smsops admin can turn them on with `/sms workflows on` in Slack.',
-  noUser: () =>
-    'The step has no user to run for, so nothing was sent. Set "On behalf of" to a person, e.g. the person who started the workflow.',
+  noStarter: () =>
+    'Nobody started this workflow (it runs on a schedule or an event), so nothing was sent: a step sends with the rights of the person who starts the workflow. Start it from a link, a shortcut or a button, and map "Started by" to the workflow\'s interactivity; or an smsops admin can allow steps with nobody behind them with `/sms workflows unattended on` in the channel that should see each send.',
   role: (userId: string, role: Role | undefined) =>
-    `<@${userId}> (the user this step runs for) is ${aRole(role)} in smsops and needs the sender role, so nothing was sent. An smsops admin can run \`/sms grant @user sender\`, or set "On behalf of" to someone who sends SMS.`,
+    `<@${userId}> (who started this workflow) is ${aRole(role)} in smsops and needs the sender role, so nothing was sent. An smsops admin can run \`/sms grant @user sender\`.`,
+  unattendedLapsed: (admin: string) =>
+    `Steps with nobody behind them were allowed by <@${admin}>, who is no longer an smsops admin, so nothing was sent. An smsops admin can allow them again with \`/sms workflows unattended on\`.`,
+  unattendedCap: (cap: number) =>
+    `Steps with nobody behind them have sent ${formatCount(cap)} SMS today, the daily cap, so nothing was sent. An smsops admin can raise it with \`/sms workflows unattended on <cap>\`; the count starts again at midnight UTC.`,
   noRecipients: () => 'The step has no recipients, so nothing was sent. Give at least one phone number.',
   overCap: (count: number, cap: number) =>
     `The step has ${formatCount(count)} recipients; one workflow step may send to at most ${formatCount(cap)} (WORKFLOW_MAX_RECIPIENTS), so nothing was sent. Split the recipients across steps, or send larger batches with \`/sms send\`.`,

@@ -31,6 +31,15 @@ export function mentionHandler(deps: SlackDeps) {
   return async function handleMention({ event, client, context }: MentionArgs): Promise<void> {
     const { channel, ts, user } = event;
     if (!user) return;
+    // A mention that is not a message someone typed in the thread (a mention inside a canvas comes as
+    // `document_mention`): never an answer to the SMS conversation, whatever thread_ts it carries.
+    if (event.subtype) {
+      deps.logger.info(
+        { channel, ts, subtype: event.subtype },
+        'mention with a subtype: not an answer in a thread',
+      );
+      return;
+    }
     const threadTs = event.thread_ts;
     const owner = deps.sendLease?.owner ?? 'smsops';
     const tell = (message: ThreadMessage) =>

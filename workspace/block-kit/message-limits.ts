@@ -5,12 +5,22 @@ import { checkBlocks } from './block-kit-limits.js';
 export const MAX_MESSAGE_TEXT = 40_000;
 
 /**
- * Slack refuses a message whose blocks are too long in total (`msg_blocks_too_long`) even when every block is
- * within its own limit. The figure is not documented. Slack's staff gave "12,000 text characters with a buffer for
- * block containers" (github.com/slackapi/bolt-js/issues/2509, where markdown-only posts failed above 13,297
- * characters); github.com/slackapi/bolt-js/issues/2867 saw a refusal at 11,341 characters of `text` alone with
- * rich_text and section blocks, so more than text counts. The workspace counts every string in the blocks (text,
- * button values, urls, ids), all but the `type` and `style` names, and refuses above 12,000.
+ * An observed figure, not a documented limit. Slack refuses some messages whose blocks are long in total
+ * (`msg_blocks_too_long`) although every block is within its own documented limit; Slack documents no total for
+ * blocks in general (only 12,000 characters across the markdown blocks of one payload,
+ * docs.slack.dev/reference/block-kit/blocks/markdown-block). What is known comes from two bolt-js issue threads:
+ * - github.com/slackapi/bolt-js/issues/2509 (chat.postMessage through app.client): markdown-only posts failed above
+ *   13,297 characters, less with a divider added; Slack's staff answered "12,000 text characters with a buffer for
+ *   block containers".
+ * - github.com/slackapi/bolt-js/issues/2867 (chat.postMessage): refused at 11,341 characters of `text` summed over
+ *   rich_text, section, header and divider blocks, so more than text counts; the same blocks sent with respond()
+ *   (a response_url) went through.
+ * So it is reported on chat.postMessage only, and is known not to apply to response_url. The workspace applies it to
+ * chat.postMessage, chat.postEphemeral, chat.update and the blocks of files.completeUploadExternal (nothing is
+ * reported about those either way; refusing there keeps the bot's messages within what chat.postMessage takes) and
+ * not to response_url (response-messages.ts).
+ * It counts every string in the blocks (text, button values, urls, ids), all but `type` and `style`, and refuses
+ * above 12,000: below both observed refusals, so a message it takes is one Slack was seen to take.
  */
 export const MAX_BLOCKS_CHARACTERS = 12_000;
 export const MAX_ATTACHMENTS = 100;

@@ -12,7 +12,7 @@ export interface RateLimitOptions {
 /**
  * Slack's rate tiers, calls a minute per method and workspace: Tier 1 1+, Tier 2 20+, Tier 3 50+, Tier 4 100+
  * (docs.slack.dev/apis/web-api/rate-limits). Each method's tier is on its page (docs.slack.dev/reference/methods/
- * <method>): chat.update, chat.delete, conversations.info and conversations.join are Tier 3; chat.postEphemeral,
+ * <method>): chat.update, chat.delete, conversations.info, conversations.join and conversations.open are Tier 3; chat.postEphemeral,
  * users.info, views.open/push/update/publish and files.getUploadURLExternal/completeUploadExternal/info are
  * Tier 4; conversations.list is Tier 2. chat.postMessage has its own limit per channel (see postsPerSecondPerChannel).
  * The workspace allows each tier's minimum, and a whole minute's worth at once, as Slack tolerates bursts.
@@ -22,6 +22,8 @@ export const TIER_PER_MINUTE: Readonly<Record<string, number>> = {
   'chat.delete': 50,
   'conversations.info': 50,
   'conversations.join': 50,
+  // docs.slack.dev/reference/methods/conversations.open: Tier 3 (the bot's DM with a person, e.g. for rejected rows).
+  'conversations.open': 50,
   'conversations.list': 20,
   'chat.postEphemeral': 100,
   'users.info': 100,

@@ -1,11 +1,4 @@
-import {
-  type Expression,
-  type ExpressionBuilder,
-  type Selectable,
-  type SqlBool,
-  sql,
-  type Updateable,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool, Updateable } from 'kysely';
 import {
   fromJson,
   fromMillis,
@@ -353,16 +346,14 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
       );
     },
 
-    markCancelled(id, by, at = ctx.now()) {
+    async markCancelled(id, by, at = ctx.now()) {
       const ms = toMillis(at);
+      // Pending first: a send whose Submit returns meanwhile is then found submitted by the second update.
+      if (await transition(id, ['pending'], cancelledBy(by, ms), isCancelledBy(by, ms), notFinal)) return true;
       // A batch the gateway took is asked once more, now: its report says what was delivered before the Cancel
-      // and so what the gateway cancelled. The tracker makes it final then. A send without a MessageId is final.
-      const withReport = {
-        ...cancelledBy(by, ms),
-        final: sql<number>`case when message_id is null then 1 else 0 end`,
-        next_poll_at: sql<number | null>`case when message_id is null then null else ${ms} end`,
-      };
-      return transition(id, ['pending', 'submitted'], withReport, isCancelledBy(by, ms), notFinal);
+      // and so what the gateway cancelled. The tracker makes it final then.
+      const askOnceMore = { ...cancelledBy(by, ms), final: 0, next_poll_at: ms };
+      return transition(id, ['submitted'], askOnceMore, isCancelledBy(by, ms), notFinal);
     },
 
     renewLease: (id, owner, until) =>

@@ -38,13 +38,13 @@ describe('/sms subscribe digest, subscriptions, unsubscribe', () => {
     const after = h.fake.state.journal.seq;
     await h.sms('subscribe digest balance weekdays 08:30');
     await posted(
-      /subscribed this channel to the balance digest, weekdays at 08:30 \(Europe\/Istanbul\)\. Next: \*/,
+      /subscribed this channel to the balance digest, weekdays at 08:30 \(Europe\/London, <@U0ADMIN>’s Slack time zone\)\. Next: \*/,
       after,
     );
     await h.sms('subscriptions', users.alice);
     const list = await h.ephemeral(users.alice, /This channel’s subscriptions/);
     expect(ephemeralText(list)).toMatch(
-      /Balance digest\* · weekdays at 08:30 · next \*\d{4}-\d\d-\d\d 08:30\*/,
+      /Balance digest\* · weekdays at 08:30 \(Europe\/London\) · next \*\d{4}-\d\d-\d\d 08:30\*/,
     );
     const subs = await h.store.subscriptions.listByChannel(channels.smsOps);
     expect(subs).toEqual([
@@ -52,7 +52,7 @@ describe('/sms subscribe digest, subscriptions, unsubscribe', () => {
         kind: 'digest',
         digest: 'balance',
         cron: '30 8 * * 1-5',
-        timezone: 'Europe/Istanbul',
+        timezone: 'Europe/London',
       }),
     ]);
   });

@@ -56,7 +56,7 @@ describe('App Home', () => {
     expect(text).toContain('0 delivered · 0 undelivered · 2 pending');
     expect(text).toContain('ANKET 5');
     expect(text).toContain(`<#${channels.smsOps}>`);
-    expect(text).toMatch(/Balance digest\* · daily at 09:00 · next/);
+    expect(text).toMatch(/Balance digest\* · daily at 09:00 \(Europe\/Istanbul\) · next/);
 
     // Opened again: published again, with what changed since.
     await h.store.subscriptions.add(channels.general, { kind: 'low_balance', threshold: 50 }, users.admin);

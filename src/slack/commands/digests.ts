@@ -18,6 +18,7 @@ import { denialText, satisfies } from '../permissions.js';
 import { digestMessage } from '../ui/digest-message.js';
 import { subscriptionsMessage } from '../ui/digest-subscriptions.js';
 import { escapeMrkdwn, formatMoney, formatTime, truncate } from '../ui/format.js';
+import { userZone } from '../user-zones.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 type KindChoice = DigestKind | 'all';
@@ -87,7 +88,9 @@ async function channelDigests(ctx: CommandContext): Promise<DigestSub[]> {
 export async function subscribeDigest(ctx: CommandContext): Promise<void> {
   if (!(await requireAdmin(ctx))) return;
   const { kind, rest } = takeKind(ctx.args.slice(1));
-  const timeZone = ctx.deps.settings.reportTimeZone;
+  // "daily 09:00" means 09:00 where the person typing it is; REPORT_TIMEZONE only when Slack will not say.
+  const zone = await userZone(ctx.deps, ctx.client, ctx.userId);
+  const timeZone = zone.timeZone;
   let schedule: ReturnType<typeof parseScheduleWords>;
   try {
     schedule = parseScheduleWords(rest, timeZone);
@@ -113,11 +116,12 @@ export async function subscribeDigest(ctx: CommandContext): Promise<void> {
     if (result.created) created++;
   }
   const next = compileSchedule(schedule.cron, timeZone).nextAfter(now);
-  const when = `${escapeMrkdwn(schedule.description)} (${escapeMrkdwn(timeZone)})`;
+  const when = (who: string) =>
+    `${escapeMrkdwn(schedule.description)} (${escapeMrkdwn(timeZone)}, ${zone.fromSlack ? `${who} Slack time zone` : `REPORT_TIMEZONE: Slack did not give ${who} time zone`})`;
   if (created === 0) {
     await ctx.respond({
       response_type: 'ephemeral',
-      text: `:information_source: This channel already gets the ${namesOf(kinds)} ${when}. \`/sms subscriptions\` lists what it gets.`,
+      text: `:information_source: This channel already gets the ${namesOf(kinds)} ${when('your')}. \`/sms subscriptions\` lists what it gets.`,
     });
     return;
   }
@@ -131,7 +135,7 @@ export async function subscribeDigest(ctx: CommandContext): Promise<void> {
   await ctx.respond({
     response_type: 'in_channel',
     text:
-      `:newspaper: <@${ctx.userId}> subscribed this channel to the ${namesOf(kinds)}, ${when}.` +
+      `:newspaper: <@${ctx.userId}> subscribed this channel to the ${namesOf(kinds)}, ${when(`<@${ctx.userId}>’s`)}.` +
       (next ? ` Next: *${formatTime(next, timeZone)}*.` : '') +
       ' `/sms digest` shows one now; `/sms unsubscribe digest` stops them.',
   });

@@ -20,8 +20,9 @@ export function subscriptionLine(sub: Subscription, view: SubscriptionsView): st
   switch (sub.kind) {
     case 'digest': {
       const next = view.nextRun(sub);
-      const zone = sub.timezone === view.timeZone ? '' : ` (${escapeMrkdwn(sub.timezone)})`;
-      const when = next ? ` · next *${formatTime(next, view.timeZone)}*` : ' · :warning: schedule unreadable';
+      // Each schedule is read in the zone of whoever set it: the zone is always said, and the next run is in it.
+      const zone = ` (${escapeMrkdwn(sub.timezone)})`;
+      const when = next ? ` · next *${formatTime(next, sub.timezone)}*` : ' · :warning: schedule unreadable';
       return `:newspaper: *${DIGEST_TITLES[sub.digest]} digest* · ${escapeMrkdwn(describeCron(sub.cron))}${zone}${when}`;
     }
     case 'low_balance': {
@@ -63,7 +64,7 @@ export function subscriptionsMessage(subs: readonly Subscription[], view: Subscr
       { maxBlocks: LIST_BLOCK_BUDGET, moreLabel: 'subscriptions' },
     ),
     context(
-      `Times in ${escapeMrkdwn(view.timeZone)} · \`/sms unsubscribe digest [kind]\`, \`/sms alert off\` remove them · \`/sms digest [kind]\` previews a digest`,
+      `Digest times are in the time zone beside each · \`/sms unsubscribe digest [kind]\`, \`/sms alert off\` remove them · \`/sms digest [kind]\` previews a digest`,
     ),
   ];
   return { text: `This channel has ${plural(subs.length, 'subscription')}.`, blocks };

@@ -13,13 +13,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
+import { ensureBuilt } from '../scripts/build.mjs';
 import { loadConfig } from '../src/config.js';
 import {
   buildDraft,
   type ComposeInput,
-  columnsWantedFor,
+  readRequestFor,
   storedDraftContext,
 } from '../src/slack/compose/draft.js';
 import { keptForm } from '../src/slack/compose/stored-draft.js';
@@ -27,7 +29,7 @@ import { sendingSettingsOf } from '../src/slack/deps.js';
 import { downloadSlackFile } from '../src/slack/file-download.js';
 import { confirmView } from '../src/slack/ui/compose.js';
 import { openStore } from '../src/store/index.js';
-import { readTableFile } from '../src/tables/table-file.js';
+import { TableReaderPool } from '../src/tables/worker/pool.js';
 import { type BenchFigure, type Figure, median, medianOfPairs, PAIRED, round } from './figure.js';
 import { runBenchChild } from './node-flags.js';
 import { formatFigure } from './storage.js';
@@ -53,6 +55,12 @@ interface ChildResult {
   floorMs: number[];
   rssBeforeMiB: number;
   peakRssMiB: number;
+  /** Each reading thread's start, to its first line of code (the pool keeps one between reads). */
+  threadStartMs: number[];
+  /** The longest the main thread's event loop was held during each pass (the chunks copied in, the draft). */
+  longestStallMs: number[];
+  /** RSS after the passes, the pool closed: what is left once the reading threads are gone. */
+  rssAfterMiB: number;
   recipients: number;
   bytes: number;
 }
@@ -115,6 +123,15 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     validity: '',
   };
   const name = `list.${kind}`;
+  // The bot's reading threads, as buildBot makes them (src/tables/worker/pool.ts): the file is read off this thread.
+  const threadStartMs: number[] = [];
+  // The built thread (dist/table-reader.cjs), as `npm start` runs it, not the sources through tsx.
+  const readers = new TableReaderPool(
+    {},
+    { started: (startMs) => threadStartMs.push(startMs) },
+    new URL('../dist/table-reader.cjs', import.meta.url),
+  );
+  const longestStallMs: number[] = [];
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const ms: number[] = [];
@@ -122,17 +139,21 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   const floorMs: number[] = [];
   let recipients = 0;
   for (let i = 0; i < REPETITIONS; i++) {
+    const stalls = monitorEventLoopDelay({ resolution: 1 });
+    stalls.enable();
     const started = performance.now();
     const downloaded = await downloadSlackFile(
       { name, url_private_download: url },
       { token, slackApiUrl: `${new URL(url).origin}/api/` },
     );
-    const table = await readTableFile(name, downloaded, { columnsWanted: columnsWantedFor(input, 'TR') });
-    const result = await buildDraft({ ...input, file: { name, table } }, ctx);
+    const reading = await readers.read(name, downloaded, readRequestFor(input, 'TR'));
+    const result = await buildDraft({ ...input, file: { name, reading } }, ctx);
     if (!result.ok) throw new Error(`draft refused: ${JSON.stringify(result.errors).slice(0, 300)}`);
     const view = confirmView(result.draft, 'draft:V1', false, undefined, result.fileReport, 'x');
     JSON.stringify(view);
     ms.push(performance.now() - started);
+    stalls.disable();
+    longestStallMs.push(stalls.max / 1e6);
     // What keepForConfirmation stores (src/slack/views/compose.ts), under the key of the compose view.
     const stored = keptForm({
       draft: result.draft,
@@ -157,6 +178,10 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     // Each pass on its own: the previous pass's garbage is not left to add to the next one's peak.
     global.gc?.();
   }
+  const peakRssMiB = process.resourceUsage().maxRSS / 1024;
+  await readers.close();
+  global.gc?.();
+  const rssAfterMiB = process.memoryUsage().rss / 2 ** 20;
   server.close();
   await store.close();
   rmSync(storeDir, { recursive: true, force: true });
@@ -168,7 +193,10 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     storeMs,
     floorMs,
     rssBeforeMiB: rssBefore / 2 ** 20,
-    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    peakRssMiB,
+    threadStartMs,
+    longestStallMs,
+    rssAfterMiB,
     recipients,
     bytes: bytes.length,
   };
@@ -186,7 +214,8 @@ async function runChild(kind: Kind): Promise<ChildResult> {
   }
 }
 
-function childProcess(kind: Kind, path: string): Promise<ChildResult> {
+async function childProcess(kind: Kind, path: string): Promise<ChildResult> {
+  await ensureBuilt();
   return runBenchChild<ChildResult>(fileURLToPath(import.meta.url), [kind, path], {
     nodeFlags: ['--expose-gc'],
   });
@@ -231,6 +260,25 @@ export async function benchFiles(): Promise<Figure[]> {
       value: round(r.peakRssMiB - r.rssBeforeMiB, 1),
       unit: 'MiB',
       target: { of: 'value', atMost: 200 },
+    });
+    // What the reading thread costs (issue 28): its start, and the main thread's longest stall in a pass (the
+    // chunks of numbers and values copied into its heap, the draft built of them), beside the pass itself.
+    figures.push({
+      name: `file compose, ${what}: a reading thread's start (median of ${r.threadStartMs.length}: the pool keeps one between reads, a fresh one after a large read; no target)`,
+      value: round(median(r.threadStartMs), 1),
+      unit: 'ms',
+      baseline: { name: 'the same floor', value: floor },
+    });
+    figures.push({
+      name: `file compose, ${what}: the main thread's longest stall in a pass, median of ${warm.length} (event-loop delay: the chunks copied in, the draft; no target)`,
+      value: round(median(r.longestStallMs.slice(1)), 1),
+      unit: 'ms',
+      baseline: { name: 'the whole pass, median', value: round(median(warm), 1) },
+    });
+    figures.push({
+      name: `file compose, ${what}: RSS after the passes with the reading threads ended, over the process before the file (no target)`,
+      value: round(r.rssAfterMiB - r.rssBeforeMiB, 1),
+      unit: 'MiB',
     });
   }
   return figures;

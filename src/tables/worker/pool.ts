@@ -33,8 +33,11 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   timeoutMs: 30_000,
   maxOldGenerationSizeMb: 512,
   maxYoungGenerationSizeMb: 32,
-  recycleAboveMb: 96,
-  idleMs: 60_000,
+  // A 100,000-row read leaves ~150 MB of heap, most of it garbage: kept (and warm) for the next read; a file of
+  // hundreds of megabytes of strings leaves more, and its thread goes with them.
+  recycleAboveMb: 256,
+  // An idle thread's heap is not collected until it allocates again: ended instead, its memory back within this.
+  idleMs: 15_000,
 };
 
 /** Reads uploaded files for what a request asks, off the main thread. */
@@ -91,10 +94,11 @@ class ReaderThread {
     private readonly limits: TableReaderLimits,
     private readonly events: ReaderEvents,
     private readonly onFree: (thread: ReaderThread) => void,
-    private readonly onExit: (thread: ReaderThread) => void,
+    onExit: (thread: ReaderThread) => void,
+    compiled: URL | undefined,
   ) {
     const started = performance.now();
-    const script = readerScript();
+    const script = compiled ? { url: compiled, options: {} } : readerScript();
     this.worker = new Worker(script.url, {
       ...script.options,
       resourceLimits: {
@@ -220,9 +224,11 @@ export class TableReaderPool implements TableReader {
   private readonly queue: Job[] = [];
   private closed = false;
 
+  /** `compiled`: the built thread (dist/table-reader.cjs) for a bench run from the sources; else readerScript(). */
   constructor(
     limits: Partial<TableReaderLimits> = {},
     private readonly events: ReaderEvents = {},
+    private readonly compiled?: URL,
   ) {
     this.limits = { ...DEFAULT_READER_LIMITS, ...limits };
   }
@@ -281,6 +287,7 @@ export class TableReaderPool implements TableReader {
             if (at >= 0) this.idle.splice(at, 1);
             this.pump();
           },
+          this.compiled,
         );
         this.threads.add(thread);
       }

@@ -34,22 +34,25 @@ function item(overrides: Partial<InboundMessage> = {}, extra: Partial<RelayItem>
 const view = { timeZone: 'Europe/Istanbul', simulated: false };
 
 describe('inbound post', () => {
-  it('shows number, recipient, keyword, network, price and time in REPORT_TIMEZONE', () => {
+  it('shows number, recipient, keyword, a price charged and time in REPORT_TIMEZONE', () => {
     const text = inboundItemText(item(), 'Europe/Istanbul');
     expect(text.split('\n')[0]).toBe(
-      ':incoming_envelope: *+90 532 123 45 67* → 4440123 · keyword *ANKET* · network 2 · price 0.25 · 2024-05-15 13:00',
+      ':incoming_envelope: *+90 532 123 45 67* → 4440123 · keyword *ANKET* · price 0.25 · 2024-05-15 13:00',
     );
     expect(text.split('\n')[1]).toBe('>ANKET 5');
+    expect(inboundItemText(item({ price: 0, keyword: '«ANKET»!' }), 'UTC').split('\n')[0]).toBe(
+      ':incoming_envelope: *+90 532 123 45 67* → 4440123 · keyword *ANKET* · 2024-05-15 10:00',
+    );
   });
 
   it('escapes everything from outside, the recipient and keyword too', () => {
     const text = inboundItemText(
-      item({ text: '<!channel> & <@U123>\n<https://x|y>', keyword: '<!here>', recipient: '<@U9>' }),
+      item({ text: '<!channel> & <@U123>\n<https://x|y>', keyword: 'X<!here>X', recipient: '<@U9>' }),
       'UTC',
     );
     expect(text).not.toMatch(/<[!@h]/);
     expect(text).toContain('&lt;!channel&gt; &amp; &lt;@U123&gt;\n>&lt;https://x|y&gt;');
-    expect(text).toContain('keyword *&lt;!here&gt;*');
+    expect(text).toContain('keyword *X&lt;!here&gt;X*');
     expect(text).toContain('→ &lt;@U9&gt;');
   });
 

@@ -33,6 +33,17 @@ export function formatCost(amount: number): string {
   return amount > 0 && amount < 0.01 ? amount.toFixed(4) : money().format(amount);
 }
 
+/**
+ * An inbound SMS's keyword as a person reads it: the gateway takes the message's first word as it was typed, so
+ * "Merhaba, ..." has the keyword "MERHABA,". Punctuation and symbols at its ends go; inside a word they stay.
+ */
+export function shownKeyword(keyword: string): string {
+  return keyword
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
+}
+
 export function formatCount(n: number): string {
   return count().format(n);
 }

@@ -12,7 +12,15 @@ import type { OutboxRow, Role, Subscription } from '../../store/index.js';
 import { context, divider, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { runwayLine } from './digest-balance.js';
 import { subscriptionLine } from './digest-subscriptions.js';
-import { escapeMrkdwn, formatCost, formatCount, formatMoney, formatTime, progressBar } from './format.js';
+import {
+  escapeMrkdwn,
+  formatCost,
+  formatCount,
+  formatMoney,
+  formatTime,
+  progressBar,
+  shownKeyword,
+} from './format.js';
 import { inlineText, listBlocks } from './lookup-common.js';
 import { scheduledHomeBlocks } from './scheduled.js';
 
@@ -120,10 +128,10 @@ function inboundBlocks(data: HomeData): KnownBlock[] {
   return [
     ...blocks,
     ...listBlocks(
-      messages.map(
-        (m) =>
-          `*${formatForPeople(m.msisdn)}* · ${formatTime(m.received, data.timeZone)}${m.keyword ? ` · keyword *${inlineText(m.keyword, 30)}*` : ''}\n>${inlineText(m.text || '(empty)', 280)}`,
-      ),
+      messages.map((m) => {
+        const keyword = shownKeyword(m.keyword);
+        return `*${formatForPeople(m.msisdn)}* · ${formatTime(m.received, data.timeZone)}${keyword ? ` · keyword *${inlineText(keyword, 30)}*` : ''}\n>${inlineText(m.text || '(empty)', 280)}`;
+      }),
       { maxItems: HOME_LIMITS.inbound, maxBlocks: 3, separator: '\n\n', moreLabel: 'inbound SMS' },
     ),
   ];

@@ -2,7 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import type { PostRequest, RelayItem } from '../../jobs/inbound-poster.js';
 import { formatForPeople } from '../../sms/index.js';
 import { blocksCharacters, context, LIMITS, simulatedNotice } from './blocks.js';
-import { escapeMrkdwn, formatCost, formatTime, plural, truncate } from './format.js';
+import { escapeMrkdwn, formatCost, formatTime, plural, shownKeyword, truncate } from './format.js';
 
 export const INBOUND_REPLY_ACTION = 'inbound_reply';
 
@@ -58,11 +58,13 @@ function quote(text: string): string {
 
 export function inboundItemText(item: RelayItem, timeZone: string): string {
   const m = item.message;
+  const keyword = shownKeyword(m.keyword);
+  // The gateway's Network (an operator code) and a zero Price mean nothing to a person; a price the sender was
+  // charged does.
   const facts = [
     `:incoming_envelope: *${escapeMrkdwn(formatForPeople(m.msisdn))}* → ${escapeWithin(oneLine(m.recipient) || '—', MAX_FIELD)}`,
-    ...(m.keyword.trim() ? [`keyword *${escapeWithin(oneLine(m.keyword), MAX_FIELD)}*`] : []),
-    `network ${m.network}`,
-    `price ${formatCost(m.price)}`,
+    ...(keyword ? [`keyword *${escapeWithin(keyword, MAX_FIELD)}*`] : []),
+    ...(m.price > 0 ? [`price ${formatCost(m.price)}`] : []),
     formatTime(m.received, timeZone),
   ];
   const lines = [facts.join(' · '), quote(m.text)];

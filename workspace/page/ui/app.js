@@ -65,6 +65,8 @@ const S = {
   modalKey: '',
   scrollToError: false,
   connectedOnce: false,
+  /** After I send from the main composer: { channel, until }. The answer that comes next is scrolled to. */
+  awaitingAnswer: null,
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -364,6 +366,23 @@ function renderChannelMessages(scrollToEnd = false) {
   box.innerHTML = intro + messageListHtml(channelMessages(channelId));
   paintAttachments(box);
   if (scrollToEnd || atEnd) box.scrollTop = box.scrollHeight;
+}
+
+/** How long after a send the next message in the channel counts as its answer. */
+const ANSWER_WAIT_MS = 60_000;
+
+/**
+ * Shows the answer to what I sent: the bottom of the channel, or the answer's first line when it is taller
+ * than the pane (a long answer read from its end would hide what it starts with).
+ */
+function scrollToAnswer(message, ephemeral) {
+  const box = $('#main .messages');
+  const el = box?.querySelector(
+    `.msg[data-ts="${CSS.escape(message.ts)}"]${ephemeral ? '[data-eph="1"]' : ':not([data-eph])'}`,
+  );
+  if (!box || !el) return;
+  const top = el.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  box.scrollTop = el.offsetHeight > box.clientHeight - 16 ? top - 8 : box.scrollHeight;
 }
 
 function renderHome() {
@@ -888,6 +907,12 @@ async function sendFromComposer(wrap) {
   autosize(textarea);
   updateSlashPopup(wrap);
   $('.send-btn', wrap).classList.remove('ready');
+  if (!inThread) {
+    // As Slack does: sending jumps to the bottom, wherever the channel had been scrolled to.
+    S.awaitingAnswer = { channel, until: Date.now() + ANSWER_WAIT_MS };
+    const box = $('#main .messages');
+    if (box) box.scrollTop = box.scrollHeight;
+  }
   try {
     if (text.startsWith('/')) await api('command', { user: S.me, channel, text, threadTs });
     else await api('message', { user: S.me, channel, text, threadTs });
@@ -1118,6 +1143,15 @@ function onMessageEvent({ action, message }, ephemeral) {
   if (inCurrent && (isTopLevel(message) || !ephemeral)) renderChannelMessages();
   if (inThread) renderThread();
   const mine = message.user === S.me;
+  const awaited = S.awaitingAnswer;
+  if (inCurrent && action === 'posted' && isTopLevel(message) && awaited?.channel === message.channel) {
+    if (Date.now() > awaited.until) S.awaitingAnswer = null;
+    else if (mine && !ephemeral) scrollToAnswer(message, false);
+    else {
+      S.awaitingAnswer = null;
+      scrollToAnswer(message, ephemeral);
+    }
+  }
   if (!inCurrent && action === 'posted' && !ephemeral && isTopLevel(message) && !mine) {
     S.unread.set(message.channel, (S.unread.get(message.channel) ?? 0) + 1);
     renderSidebar();

@@ -16,6 +16,7 @@ import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js
 import { RetentionPurge } from './jobs/retention.js';
 import { ScheduledSender } from './jobs/scheduled-sends.js';
 import { DeliveryTracker } from './jobs/tracker.js';
+import { localStateDir, localStatePaths, simulatorIdsAbove } from './local-state.js';
 import type { Logger } from './log.js';
 import type { BotMetrics, RunningMetricsServer } from './metrics/index.js';
 import { registerSecret } from './secrets.js';
@@ -214,17 +215,33 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     // this process serves, so its app is built once the server is up.
     const preparedSlack = local ? undefined : prepareSlackApp(slackAppOptions(slackOptions));
 
+    const openTheStore = async (): Promise<Store> => {
+      const opened = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
+      // Closed last, after everything that may still write to it.
+      closers.unshift(() => opened.close());
+      logger.info({ store: opened.target }, 'store opened');
+      return opened;
+    };
+    // Local mode keeps the workspace and the simulator beside the store: a restart changes nothing a person sees.
+    const stateDir = local ? localStateDir(config.databaseUrl) : undefined;
+    const statePaths = stateDir ? localStatePaths(stateDir) : undefined;
+    let openedStore: Store | undefined;
+
     let gatewayUrl = config.gateway.url;
     let simulatorUrl: string | undefined;
     if (!gatewayUrl) {
       // Loaded only when it runs: production with a real gateway never loads the simulator.
       const { startSimulator } = await import('./simulator/server.js');
+      // Opened first: the simulator counts on from the ids the store knows, whatever its own file says.
+      openedStore = await openTheStore();
       const simulator = await startSimulator({
         port: 0,
         username: config.gateway.username,
         password: config.gateway.password,
         timeZone: config.gateway.timeZone,
         logger,
+        firstIds: await simulatorIdsAbove(openedStore),
+        statePath: statePaths?.simulator,
       });
       closers.push(() => simulator.close());
       gatewayUrl = simulator.url;
@@ -253,10 +270,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     const gatewayHealth = gatewayProbe(gateway);
     gatewayHealth.warmUp();
 
-    const store = overrides.store ?? (await openStore(config.databaseUrl, { logger }));
-    // Closed last, after everything that may still write to it.
-    closers.unshift(() => store.close());
-    logger.info({ store: store.target }, 'store opened');
+    const store = openedStore ?? (await openTheStore());
 
     let tracker: DeliveryTracker | undefined;
     const sendsInFlight = new SendsInFlight();
@@ -352,7 +366,10 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         botEventsUrl: `${selfUrl(host, http.port)}/slack/events`,
         simulatorUrl,
         logger,
+        statePath: statePaths?.workspace,
       });
+      // Saved once intake and the loops have stopped (closers run last to first): the cards' last edits are in.
+      closers.push(() => w.saveState());
       workspace = w;
       registerSecret(w.botToken);
       deps.settings = { ...deps.settings, adminUserIds: [...config.adminUserIds, w.localUserId] };

@@ -37,7 +37,7 @@ describe('the Slack stand-in is a tool beside the product', () => {
     ]);
   });
 
-  it('uses of the product are few and named: logging, secrets, same-site checks, the simulator’s operations', () => {
+  it('uses of the product are few and named: logging, secrets, same-site checks, state files, the simulator’s operations', () => {
     const used = new Set(
       sources('workspace').flatMap((file) =>
         importsOf(file)
@@ -46,9 +46,13 @@ describe('the Slack stand-in is a tool beside the product', () => {
       ),
     );
     expect([...used].sort()).toEqual(
-      ['src/http/same-site.js', 'src/log.js', 'src/secrets.js', 'src/simulator/types.js'].map((p) =>
-        join(...p.split('/')),
-      ),
+      [
+        'src/http/same-site.js',
+        'src/json-state-file.js',
+        'src/log.js',
+        'src/secrets.js',
+        'src/simulator/types.js',
+      ].map((p) => join(...p.split('/'))),
     );
   });
 });

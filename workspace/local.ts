@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readStateFile, StateFileWriter } from '../src/json-state-file.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { concealSecrets, REDACTED } from '../src/secrets.js';
 import type { SlackDriver } from './driver/driver-types.js';
@@ -9,6 +10,7 @@ import { checkPage, checkSlackRoute, type GuardVerdict } from './page/guard.js';
 import { loadSlashCommands, type SlashCommandInfo } from './page/manifest.js';
 import { createPageApi } from './page/page-api.js';
 import { randomToken } from './state/ids.js';
+import { parseSavedWorkspace, restoreWorkspace, saveWorkspace } from './state/saved-workspace.js';
 import { SEEDED } from './state/seed.js';
 import { WorkspaceState } from './state/workspace-state.js';
 import { sendJson } from './web-api/http-io.js';
@@ -44,6 +46,12 @@ export interface LocalWorkspaceOptions {
   allowRemote?: boolean;
   /** An existing state; a fresh seeded workspace otherwise. */
   state?: WorkspaceState;
+  /**
+   * A JSON file that keeps the workspace across restarts (messages, threads, files, channels, open views): read at
+   * start (absent: a fresh workspace; unreadable: a fresh one and one warning line), written a second after
+   * changes, on saveState() and on close. Unset: in memory only.
+   */
+  statePath?: string;
 }
 
 export interface LocalWorkspace {
@@ -63,7 +71,9 @@ export interface LocalWorkspace {
   /** Slack's side, for tests that drive the bot directly. */
   readonly driver: SlackDriver;
   readonly routes: SlackRoutes;
-  /** Ends the page's event streams. Call it before closing the HTTP server, which waits for open requests. */
+  /** Writes the state file now (with statePath; else does nothing). */
+  saveState(): Promise<void>;
+  /** Ends the page's event streams and saves. Call it before closing the HTTP server, which waits for open requests. */
   close(): Promise<void>;
 }
 
@@ -82,6 +92,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
   const logger = options.logger ?? silentLogger;
   const origin = new URL(options.botEventsUrl).origin;
   const state = options.state ?? new WorkspaceState();
+  const saver = options.statePath ? keepState(state, options.statePath, logger) : undefined;
   const routes = createSlackRoutes({
     state,
     botToken: options.botToken ?? `xoxb-local-${randomToken(24)}`,
@@ -151,10 +162,37 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     state,
     driver,
     routes,
-    close: async () => hub.close(),
+    saveState: async () => saver?.flush(),
+    close: async () => {
+      hub.close();
+      await saver?.flush();
+    },
   };
   // Printed or logged by mistake, it shows no token.
   return concealSecrets(workspace, () => ({ apiUrl: workspace.apiUrl, botToken: REDACTED }));
+}
+
+/** Takes up the saved workspace and saves it after each change a person could see. */
+function keepState(state: WorkspaceState, path: string, logger: Logger): StateFileWriter {
+  const saved = readStateFile(
+    path,
+    (raw) => parseSavedWorkspace(raw, state.identity.teamId),
+    logger,
+    'the local workspace starts empty',
+  );
+  if (saved) restoreWorkspace(state, saved);
+  // No saved state, yet the bot's store may hold sends keyed on view ids of earlier runs: new ids never repeat them.
+  else state.ids.startAbove(state.clock());
+  const saver = new StateFileWriter({ path, snapshot: () => saveWorkspace(state), logger });
+  const changed = () => saver.changed();
+  state.journal.on('message', changed);
+  state.journal.on('view', changed);
+  state.journal.on('file', changed);
+  // Joins and opened DMs change the directory, which records nothing of its own.
+  state.journal.on('call', (call) => {
+    if (call.method.startsWith('conversations.') && call.status === 200) changed();
+  });
+  return saver;
 }
 
 function isSlackRoute(path: string): boolean {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crossSiteReason, foreignHostReason, isLoopbackAddress } from '../http/same-site.js';
+import { readStateFile, StateFileWriter } from '../json-state-file.js';
 import { type Logger, silentLogger } from '../log.js';
 import { isTimeZone } from '../time-zones.js';
 import { authenticate } from './auth.js';
@@ -11,6 +12,7 @@ import { HeldReplies } from './holds.js';
 import { gatewayReply, readBody, sendHtml, sendJson, TOO_LARGE } from './http-io.js';
 import { handlers, type Members } from './operations.js';
 import { requestSchemas } from './requests.js';
+import { parseSavedSimulator } from './saved-state.js';
 import { type StateSnapshot, snapshotOf } from './snapshot.js';
 import { SimulatorState } from './state.js';
 import { OPERATIONS, type OperationName } from './types.js';
@@ -27,6 +29,14 @@ export interface SimulatorOptions {
   logger?: Logger;
   pricePerSegment?: number;
   initialBalance?: number;
+  /**
+   * A JSON file that keeps the account and traffic across restarts: read at start (absent: a fresh account;
+   * unreadable: a fresh account and one warning line), written a second after changes and on close. Unset: in
+   * memory only. With it, reset keeps counting ids, so a client never sees a MessageId twice.
+   */
+  statePath?: string;
+  /** The lowest MessageId and inbound Id to hand out, e.g. above every id a client's records hold. */
+  firstIds?: { batch?: number; inbound?: number };
 }
 
 export interface SimulatorStateSnapshot extends StateSnapshot {
@@ -45,6 +55,9 @@ export interface SimulatorHandle {
 export const DEFAULT_SIMULATOR_PORT = 4010;
 export const DEFAULT_INITIAL_BALANCE = 1250;
 export const DEFAULT_PRICE_PER_SEGMENT = 0.05;
+
+/** The operations that change the account or traffic (the rest only read). */
+const CHANGING = new Set<OperationName>(['Submit', 'SubmitMulti', 'Cancel']);
 
 const OPERATION_PATH = /^\/json\/syncreply\/([^/]+)\/?$/;
 
@@ -65,7 +78,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     timeZone,
     pricePerSegment: options.pricePerSegment ?? DEFAULT_PRICE_PER_SEGMENT,
     initialBalance: options.initialBalance ?? DEFAULT_INITIAL_BALANCE,
+    firstIds: options.firstIds,
+    keepIdsOnReset: options.statePath !== undefined,
   });
+  const stateFile = options.statePath;
+  const saver = stateFile
+    ? new StateFileWriter({ path: stateFile, snapshot: () => state.saved(), logger })
+    : undefined;
+  if (stateFile) {
+    const saved = readStateFile(
+      stateFile,
+      parseSavedSimulator,
+      logger,
+      'the simulator starts a fresh account',
+    );
+    if (saved) state.restore(saved);
+  }
   const schemas = requestSchemas(timeZone);
   const faults = new FaultQueue();
   const held = new HeldReplies();
@@ -92,6 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const record = body as Record<string, unknown>;
       authenticate(record, credentials);
       const members = handlers[operation]({ state, schemas, body: record });
+      if (CHANGING.has(operation)) saver?.changed();
       return { code: STATUS_CODES.OK.code, description: 'OK', members };
     } catch (error) {
       if (error instanceof GatewayError) return { code: error.code, description: error.message, members: {} };
@@ -188,6 +217,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     } catch (error) {
       throw new ControlError(400, `body is not JSON (${(error as Error).message})`);
     }
+    // Even a refused control call is counted as a change: a write too many costs nothing.
+    saver?.changed();
     switch (endpoint) {
       case 'POST /_sim/inbound':
         sendJson(res, 200, addInbound(state, body));
@@ -283,7 +314,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         server.close(() => resolve());
         held.releaseAll();
         server.closeAllConnections();
-      });
+      }).then(() => saver?.flush());
       return closing;
     },
   };

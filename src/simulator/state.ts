@@ -2,6 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import { batchState, countRecipients } from './batch.js';
 import { GatewayError } from './codes.js';
 import { toUnits, type Units } from './money.js';
+import { SAVED_SIMULATOR_VERSION, type SavedSimulatorState } from './saved-state.js';
 import { buildSeed, DEFAULT_INBOUND_RECIPIENT } from './seed.js';
 import { planSubmit, type SubmitInput } from './submit.js';
 import { answerFromText, matchSurvey } from './surveys.js';
@@ -22,6 +23,13 @@ export interface StateConfig {
   timeZone: string;
   pricePerSegment: number;
   initialBalance: number;
+  /**
+   * The lowest MessageId and inbound Id to hand out (default 100001 and 500001): a client that keeps ids it was
+   * given (the bot's store) never sees one twice, even from a simulator that lost its state.
+   */
+  firstIds?: { batch?: number; inbound?: number };
+  /** Reset keeps counting ids instead of restarting them: for a simulator whose ids outlive it (a state file). */
+  keepIdsOnReset?: boolean;
 }
 
 export interface TimeFilter {
@@ -93,9 +101,59 @@ export class SimulatorState {
     this.#surveys = seed.surveys;
     this.#batches = new Map();
     this.#inbound = [];
-    this.#nextBatchId = FIRST_BATCH_ID;
-    this.#nextInboundId = FIRST_INBOUND_ID;
+    const keep = this.config.keepIdsOnReset === true;
+    this.#nextBatchId = Math.max(
+      keep ? this.#nextBatchId : FIRST_BATCH_ID,
+      this.config.firstIds?.batch ?? FIRST_BATCH_ID,
+    );
+    this.#nextInboundId = Math.max(
+      keep ? this.#nextInboundId : FIRST_INBOUND_ID,
+      this.config.firstIds?.inbound ?? FIRST_INBOUND_ID,
+    );
     this.#nextLogId = (this.#balanceLog.at(-1)?.id ?? 0) + 1;
+  }
+
+  /** Everything a restart must keep, for a state file (faults and call counts are not state). */
+  saved(): SavedSimulatorState {
+    return {
+      version: SAVED_SIMULATOR_VERSION,
+      main: this.#main,
+      limit: this.#limit,
+      senders: this.#senders,
+      batches: [...this.#batches.values()],
+      inbound: this.#inbound,
+      surveys: this.#surveys,
+      balanceLog: this.#balanceLog,
+      seededStats: this.#seededStats,
+      nextBatchId: this.#nextBatchId,
+      nextInboundId: this.#nextInboundId,
+      nextLogId: this.#nextLogId,
+    };
+  }
+
+  /** Takes up a saved state; ids go on from the saved ones, never below `firstIds`. */
+  restore(saved: SavedSimulatorState): void {
+    this.#main = saved.main;
+    this.#limit = saved.limit;
+    this.#senders = saved.senders;
+    this.#batches = new Map(saved.batches.map((b) => [b.id, b]));
+    this.#inbound = saved.inbound;
+    this.#surveys = saved.surveys;
+    this.#balanceLog = saved.balanceLog;
+    this.#seededStats = saved.seededStats;
+    // Ids above every saved one, whatever the counters say: a hand-edited file cannot make one repeat.
+    const highest = (ids: number[]) => ids.reduce((a, b) => Math.max(a, b), 0) + 1;
+    this.#nextBatchId = Math.max(
+      saved.nextBatchId,
+      highest(saved.batches.map((b) => b.id)),
+      this.config.firstIds?.batch ?? 0,
+    );
+    this.#nextInboundId = Math.max(
+      saved.nextInboundId,
+      highest(saved.inbound.map((m) => m.id)),
+      this.config.firstIds?.inbound ?? 0,
+    );
+    this.#nextLogId = Math.max(saved.nextLogId, highest(saved.balanceLog.map((e) => e.id)));
   }
 
   get timeZone(): string {

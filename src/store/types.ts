@@ -636,6 +636,16 @@ export interface DigestMemoryRepo {
   put(subscriptionId: number, memory: string, at?: Date): Promise<void>;
 }
 
+// ---- gateway ids ----
+
+export interface GatewayIdsRepo {
+  /**
+   * The highest MessageId any send holds and the highest Id of an inbound SMS ever claimed: a simulated gateway
+   * that lost its own state counts on from above them (an inbound Id seen again is taken as already posted).
+   */
+  highest(): Promise<{ messageId?: bigint; inboundId?: bigint }>;
+}
+
 // ---- the store ----
 
 export interface Store {
@@ -655,6 +665,7 @@ export interface Store {
   readonly drafts: DraftsRepo;
   readonly digestMemory: DigestMemoryRepo;
   readonly appSettings: AppSettingsRepo;
+  readonly gatewayIds: GatewayIdsRepo;
   health(): Promise<Health>;
   /**
    * After `/sms forget` or a retention purge: takes what was erased off the disk too, not only out of queries.

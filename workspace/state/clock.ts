@@ -23,6 +23,13 @@ export class TsClock {
     const fraction = (micros % 1_000_000n).toString().padStart(6, '0');
     return `${seconds}.${fraction}`;
   }
+
+  /** Every ts from now on comes after `ts`: a restored workspace's messages keep theirs unique. */
+  after(ts: string): void {
+    const [seconds = '0', fraction = '0'] = ts.split('.');
+    const micros = BigInt(seconds) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
+    if (micros > this.#lastMicros) this.#lastMicros = micros;
+  }
 }
 
 /** Slack's `ts` strings compare correctly as numbers only once both parts are taken into account. */

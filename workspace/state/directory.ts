@@ -81,6 +81,15 @@ export class Directory {
     return this.channels().find((c) => c.kind !== 'im' && c.name === name);
   }
 
+  /** Takes up saved users and conversations (the seeded ones with what changed since: joins, opened DMs). */
+  restore(users: User[], channels: Channel[]): void {
+    this.#users.clear();
+    for (const user of users) this.#users.set(user.id, { ...user });
+    this.#channels.clear();
+    for (const channel of channels)
+      this.#channels.set(channel.id, { ...channel, members: new Set(channel.members) });
+  }
+
   isMember(channelId: string, userId: string): boolean {
     return this.#channels.get(channelId)?.members.has(userId) ?? false;
   }

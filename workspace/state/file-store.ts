@@ -90,6 +90,12 @@ export class FileStore {
     return this.complete(file.id, undefined, undefined);
   }
 
+  /** Takes up saved files (only whole ones are saved: an upload cut by a restart is lost, as in Slack). */
+  restore(files: StoredFile[]): void {
+    this.#files.clear();
+    for (const file of files) this.#files.set(file.id, file);
+  }
+
   get(id: string): StoredFile | undefined {
     return this.#files.get(id);
   }

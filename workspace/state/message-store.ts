@@ -88,6 +88,21 @@ export class MessageStore {
     return [...this.#byChannel.values()].flat().sort((a, b) => compareTs(a.ts, b.ts));
   }
 
+  /**
+   * Takes up saved channel messages (threads included), in posting order. Ephemerals are not kept: Slack loses
+   * them on a reload too.
+   */
+  restore(messages: SlackMessage[]): void {
+    this.#byChannel.clear();
+    for (const message of messages) {
+      const list = this.#byChannel.get(message.channel) ?? [];
+      list.push(message);
+      this.#byChannel.set(message.channel, list);
+      this.#ts.after(message.ts);
+      if (message.edited) this.#ts.after(message.edited.ts);
+    }
+  }
+
   postEphemeral(input: NewEphemeral): EphemeralMessage {
     const message: EphemeralMessage = {
       type: 'message',

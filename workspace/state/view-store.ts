@@ -135,6 +135,32 @@ export class ViewStore {
     return rootId ? this.close(rootId) : [];
   }
 
+  /** Every open modal and Home tab, for a saved workspace: a restart closes nothing a person has open. */
+  saved(): {
+    views: Array<{ userId: string; view: ViewOutput }>;
+    stacks: Record<string, string[]>;
+    homes: Record<string, string>;
+  } {
+    return {
+      views: [...this.#views.values()],
+      stacks: Object.fromEntries(this.#stacks),
+      homes: Object.fromEntries(this.#homes),
+    };
+  }
+
+  restore(saved: ReturnType<ViewStore['saved']>): void {
+    this.#views.clear();
+    for (const owned of saved.views) this.#views.set(owned.view.id, owned);
+    this.#stacks.clear();
+    for (const [userId, ids] of Object.entries(saved.stacks)) {
+      const open = ids.filter((id) => this.#views.has(id));
+      if (open.length > 0) this.#stacks.set(userId, open);
+    }
+    this.#homes.clear();
+    for (const [userId, id] of Object.entries(saved.homes))
+      if (this.#views.has(id)) this.#homes.set(userId, id);
+  }
+
   #find(ref: { viewId?: string; externalId?: string }): Owned | undefined {
     if (ref.viewId) return this.#views.get(ref.viewId);
     if (ref.externalId) return [...this.#views.values()].find((o) => o.view.external_id === ref.externalId);

@@ -5,6 +5,7 @@ import { auditRepo } from './audit.js';
 import { campaignsRepo } from './campaigns.js';
 import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
+import { gatewayIdsRepo } from './gateway-ids.js';
 import { inboundRepo } from './inbound.js';
 import { jobRunsRepo } from './job-runs.js';
 import { optOutsRepo } from './opt-outs.js';
@@ -31,5 +32,6 @@ export function repositories(ctx: RepoContext): Repositories {
     drafts: draftsRepo(ctx),
     digestMemory: digestMemoryRepo(ctx),
     appSettings: appSettingsRepo(ctx),
+    gatewayIds: gatewayIdsRepo(ctx),
   };
 }

@@ -1,8 +1,11 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { createLogger, type LogLevel } from '../log.js';
 import { DEFAULT_SIMULATOR_PORT, startSimulator } from './server.js';
 
 /** `npm run simulator`: the gateway simulator on its own, for demos and for pointing a bot at it. */
 async function main(): Promise<void> {
+  const statePath = parseStateFlag(process.argv.slice(2));
   const port = parsePort(process.env.SIMULATOR_PORT);
   const username = process.env.SIMULATOR_USERNAME || 'demo';
   const password = process.env.SIMULATOR_PASSWORD || 'demo';
@@ -15,12 +18,18 @@ async function main(): Promise<void> {
     password,
     timeZone: process.env.SMS_GATEWAY_TIMEZONE || 'UTC',
     logger,
+    statePath,
   });
   const passwordHint = password === 'demo' ? 'demo' : '(SIMULATOR_PASSWORD)';
   console.log(`SMS gateway simulator listening on ${simulator.url}`);
   console.log(`  operations: POST ${simulator.url}/json/syncreply/<Operation>`);
   console.log(`  credentials: username ${JSON.stringify(username)}, password ${passwordHint}`);
   console.log(`  point the bot at it: SMS_GATEWAY_URL=${simulator.url}`);
+  console.log(
+    statePath
+      ? `  state: kept in ${statePath} across restarts`
+      : '  state: in memory (--state <file> keeps it across restarts)',
+  );
   console.log(
     `  controls: ${simulator.url}/_sim/state (GET), /_sim/inbound, /_sim/advance, /_sim/fault, /_sim/reset (POST)`,
   );
@@ -37,6 +46,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `--state <file>`: keep the account and traffic in that JSON file. Without it the simulator forgets on exit. */
+function parseStateFlag(args: string[]): string | undefined {
+  try {
+    const { values } = parseArgs({ args, options: { state: { type: 'string' } }, strict: true });
+    return values.state === undefined ? undefined : resolve(values.state);
+  } catch (error) {
+    console.error(`${(error as Error).message}: the only option is --state <file>`);
+    process.exit(1);
+  }
 }
 
 function parsePort(value: string | undefined): number {

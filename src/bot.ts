@@ -289,6 +289,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
         digestMinIntervalSeconds: config.digests.minIntervalSeconds,
         workflowMaxRecipients: config.workflowMaxRecipients,
         scheduleGraceMinutes: config.scheduleGraceMinutes,
+        retentionDays: config.retentionDays,
       },
       userZones: new UserZones({ fallback: config.reportTimeZone, logger, now }),
       now,

@@ -42,6 +42,8 @@ export interface SlackSettings {
   workflowMaxRecipients?: number;
   /** SCHEDULE_GRACE_MINUTES; default 15. */
   scheduleGraceMinutes?: number;
+  /** RETENTION_DAYS: reports show what is older as purged, the gateway's inbound SMS too. */
+  retentionDays?: number;
 }
 
 /** What every listener receives: built once in main.ts. */

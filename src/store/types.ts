@@ -636,6 +636,49 @@ export interface DigestMemoryRepo {
   put(subscriptionId: number, memory: string, at?: Date): Promise<void>;
 }
 
+// ---- reports ----
+
+/** A period of a report: [from, to). */
+export interface ReportRange {
+  from: Date;
+  to: Date;
+}
+
+/** Where a page of sends ended: the next page starts after it (made at, then id). */
+export interface ReportCursor {
+  madeAt: number;
+  id: number;
+}
+
+/** What a report says of a campaign beside its chunks. */
+export interface ReportCampaign {
+  id: number;
+  sender: string;
+  /** '' once purged. */
+  text: string;
+  chunkCount: number;
+  recipientCount: number;
+  state: string;
+  redactedAt: Date | null;
+}
+
+/** The reads of `/sms report`: sends by the time they were made, in pages a large month never holds at once. */
+export interface ReportsRepo {
+  /**
+   * Sends made in the range (Submit, else due, else written), by that time then id, after `after`. Sends still
+   * waiting for their time are left out, and so is a scheduled send that went as a campaign (its chunks count).
+   */
+  sendsIn(
+    range: ReportRange,
+    after: ReportCursor | null,
+    limit: number,
+  ): Promise<Array<{ row: OutboxRow; cursor: ReportCursor }>>;
+  countSendsIn(range: ReportRange): Promise<number>;
+  /** Every chunk row of a campaign, by chunk (a chunk sent again in a later round has several). */
+  sendsOfCampaign(campaignId: number): Promise<Array<{ row: OutboxRow; cursor: ReportCursor }>>;
+  campaigns(ids: Iterable<number>): Promise<ReportCampaign[]>;
+}
+
 // ---- gateway ids ----
 
 export interface GatewayIdsRepo {
@@ -666,6 +709,7 @@ export interface Store {
   readonly digestMemory: DigestMemoryRepo;
   readonly appSettings: AppSettingsRepo;
   readonly gatewayIds: GatewayIdsRepo;
+  readonly reports: ReportsRepo;
   health(): Promise<Health>;
   /**
    * After `/sms forget` or a retention purge: takes what was erased off the disk too, not only out of queries.

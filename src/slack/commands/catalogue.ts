@@ -47,6 +47,15 @@ export const SUBCOMMANDS = [
     group: 'Send',
   },
   {
+    name: 'report',
+    usage: 'report [this-month | last-month | YYYY-MM | YYYY-MM-DD YYYY-MM-DD] [csv] [inbound-details]',
+    summary:
+      'an .xlsx of the period’s sends (Sends, Summary, Inbound) shared here; viewers get counts, texts and numbers need the sender role',
+    example: '/sms report last-month',
+    needs: 'viewer',
+    group: 'Look up',
+  },
+  {
     name: 'balance',
     usage: 'balance',
     summary: 'credit: main, limit and usable',

@@ -8,6 +8,7 @@ import { helpCommand } from './help.js';
 import { LIST_HANDLERS } from './lists.js';
 import { LOOKUP_HANDLERS } from './lookups.js';
 import { OPTOUT_HANDLERS } from './optouts.js';
+import { REPORT_HANDLERS } from './report.js';
 import { ROLE_HANDLERS } from './roles.js';
 import { SCHEDULED_HANDLERS } from './scheduled.js';
 import { cancelCommand, sendCommand, statusCommand } from './send.js';
@@ -35,6 +36,7 @@ export const SUBCOMMAND_HANDLERS: Record<SubcommandName, SubcommandHandler> = {
   ...DIGEST_HANDLERS,
   ...WORKFLOW_HANDLERS,
   ...SCHEDULED_HANDLERS,
+  ...REPORT_HANDLERS,
 };
 
 export function register(app: App, deps: SlackDeps): void {

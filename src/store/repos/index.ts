@@ -12,6 +12,7 @@ import { optOutsRepo } from './opt-outs.js';
 import { outboxRepo } from './outbox.js';
 import { permissionsRepo } from './permissions.js';
 import { recipientListsRepo } from './recipient-lists.js';
+import { reportsRepo } from './reports.js';
 import { subscriptionsRepo } from './subscriptions.js';
 import { templatesRepo } from './templates.js';
 
@@ -33,5 +34,6 @@ export function repositories(ctx: RepoContext): Repositories {
     digestMemory: digestMemoryRepo(ctx),
     appSettings: appSettingsRepo(ctx),
     gatewayIds: gatewayIdsRepo(ctx),
+    reports: reportsRepo(ctx),
   };
 }

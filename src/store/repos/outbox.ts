@@ -16,7 +16,7 @@ import type { AbandonedTest, JsonValue, OutboxRepo, OutboxRow, OutboxState, Send
 
 type Row = Selectable<OutboxTable>;
 
-function toRow(r: Row): OutboxRow {
+export function toRow(r: Row): OutboxRow {
   return {
     id: Number(r.id),
     idempotencyKey: r.idempotency_key,

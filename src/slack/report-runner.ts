@@ -1,0 +1,163 @@
+import type { WebClient } from '@slack/web-api';
+import type { ReportScope } from '../reports/build.js';
+import type { ReportDetail } from '../reports/send-lines.js';
+import { ensureBotCanPost } from './conversation-access.js';
+import type { SlackDeps } from './deps.js';
+import { UserInputError, userMessageFor } from './errors.js';
+import { shareFile } from './file-upload.js';
+import {
+  REPORT_BUSY_TEXT,
+  reportDoneMessage,
+  reportFailedMessage,
+  reportProgressMessage,
+} from './ui/sending-report.js';
+
+/** Reports built at once by one instance: each holds a gateway pace and a file in memory. */
+const MAX_RUNNING = 2;
+/** chat.update is Tier 3 (about 50 a minute): the progress line moves at most this often. */
+const PROGRESS_EVERY_MS = 3_000;
+
+let running = 0;
+
+export interface ReportRequest {
+  scope: ReportScope;
+  /** How the report is named in messages and the file's title. */
+  what: string;
+  /** The file name without its extension. */
+  basename: string;
+  detail: ReportDetail;
+  inboundDetails: boolean;
+  format: 'xlsx' | 'csv';
+  userId: string;
+  channelId: string;
+  threadTs?: string;
+}
+
+/** A Slack user's name as a report shows it (users.info, scope users:read), or the id when Slack will not say. */
+function personNamer(client: WebClient): (userId: string) => Promise<string> {
+  return async (userId) => {
+    try {
+      const info = await client.users.info({ user: userId });
+      const user = info.user as
+        | { real_name?: string; name?: string; profile?: { display_name?: string; real_name?: string } }
+        | undefined;
+      return (
+        user?.real_name || user?.profile?.real_name || user?.profile?.display_name || user?.name || userId
+      );
+    } catch {
+      return userId;
+    }
+  };
+}
+
+/**
+ * Checks that the report can be posted where it was asked and that a slot is free; throws a UserInputError that
+ * says why not. Then returns the work, for the caller to run after its answer (never before an ack).
+ */
+export async function prepareReport(
+  deps: SlackDeps,
+  client: WebClient,
+  request: ReportRequest,
+): Promise<() => Promise<void>> {
+  if (running >= MAX_RUNNING) throw new UserInputError(REPORT_BUSY_TEXT.replace(/^:hourglass: /, ''));
+  await ensureBotCanPost(client, request.channelId);
+  running++;
+  return async () => {
+    try {
+      await runReport(deps, client, request);
+    } finally {
+      running--;
+    }
+  };
+}
+
+async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequest): Promise<void> {
+  const log = deps.logger.child({
+    user: request.userId,
+    channel: request.channelId,
+    report: request.basename,
+  });
+  const { what, userId, detail } = request;
+  const posted = await client.chat.postMessage({
+    channel: request.channelId,
+    ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
+    ...reportProgressMessage(userId, what, detail, 0, 0),
+  });
+  const ts = posted.ts;
+  const update = async (message: { text: string; blocks: unknown[] }) => {
+    if (!ts) return;
+    await client.chat
+      .update({ channel: request.channelId, ts, text: message.text, blocks: message.blocks as never })
+      .catch((error: unknown) => log.debug({ err: String(error) }, 'report progress not shown'));
+  };
+  try {
+    // Loaded with the first report: production without reports never loads exceljs.
+    const [
+      { buildReport, timeZoneOf },
+      { DeliveryLookup, realPace },
+      { XlsxReportWriter },
+      { CsvReportWriter },
+    ] = await Promise.all([
+      import('../reports/build.js'),
+      import('../reports/delivery.js'),
+      import('../reports/xlsx-writer.js'),
+      import('../reports/csv-writer.js'),
+    ]);
+    const timeZone = timeZoneOf(request.scope);
+    const xlsx = request.format === 'xlsx' ? new XlsxReportWriter(detail, timeZone) : undefined;
+    const csv = request.format === 'csv' ? new CsvReportWriter(detail, timeZone) : undefined;
+    await xlsx?.open();
+    let lastShown = Date.now();
+    const retentionDays = deps.settings.retentionDays;
+    const built = await buildReport(
+      {
+        store: deps.store,
+        gateway: deps.gateway,
+        delivery: new DeliveryLookup(deps.gateway, realPace()),
+        personName: personNamer(client),
+        logger: log,
+      },
+      {
+        scope: request.scope,
+        detail,
+        inboundDetails: request.inboundDetails,
+        ...(retentionDays
+          ? { retainedSince: new Date(deps.now().getTime() - retentionDays * 86_400_000) }
+          : {}),
+      },
+      { addSend: (line) => (xlsx ?? csv)!.addSend(line) },
+      async ({ done, total }) => {
+        if (Date.now() - lastShown < PROGRESS_EVERY_MS || done >= total) return;
+        lastShown = Date.now();
+        await update(reportProgressMessage(userId, what, detail, done, total));
+      },
+    );
+    const heading = {
+      title: `SMS report: ${what}`,
+      lines: [
+        `Made ${new Date(deps.now()).toISOString().slice(0, 16).replace('T', ' ')} UTC for Slack user ${userId}; times in ${timeZone}.`,
+        detail === 'full'
+          ? 'Texts and numbers included: this file holds personal data.'
+          : 'Counts only: texts and numbers need the sender or admin role.',
+        'Delivery figures are as the gateway reported them when the report was made.',
+        ...(built.unread.length > 0 ? [`Not read from the gateway: ${built.unread.join(', ')}.`] : []),
+        ...(deps.settings.simulated ? ['SIMULATED gateway: nothing here was really sent.'] : []),
+      ],
+    };
+    const bytes = xlsx ? await xlsx.finish(built, heading, timeZone) : await csv!.finish();
+    const filename = `${request.basename}.${request.format}`;
+    await shareFile(client, {
+      bytes,
+      filename,
+      title: `SMS report: ${what}`,
+      altText: `SMS report of ${what}`,
+      channelId: request.channelId,
+      ...(request.threadTs ? { threadTs: request.threadTs } : {}),
+    });
+    await update(reportDoneMessage(userId, what, detail, built.sends, filename, built.unread));
+    log.info({ sends: built.sends, bytes: bytes.length }, 'report shared');
+  } catch (error) {
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, 'report not made');
+    await update(reportFailedMessage(userId, what, userMessageFor(error).replace(/^:\w+: /, '')));
+  }
+}

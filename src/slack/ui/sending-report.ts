@@ -1,0 +1,76 @@
+import type { KnownBlock } from '@slack/types';
+import { context, section } from './blocks.js';
+import { escapeMrkdwn, formatCount, plural } from './format.js';
+
+/** The Report button of a delivery card and a campaign card: an .xlsx of that send alone. */
+export const REPORT_ACTIONS = { send: 'report_send', campaign: 'report_campaign' } as const;
+
+type Message = { text: string; blocks: KnownBlock[] };
+
+/** An actions block of its own (block ids are unique in a message), appended after a card's other blocks. */
+export function reportButtonBlock(kind: keyof typeof REPORT_ACTIONS, id: number): KnownBlock {
+  return {
+    type: 'actions',
+    block_id: `report_${kind}`,
+    elements: [
+      {
+        type: 'button',
+        action_id: REPORT_ACTIONS[kind],
+        text: { type: 'plain_text', text: 'Report' },
+        value: String(id),
+      },
+    ],
+  };
+}
+
+/** Says who asked and what the file will hold, so the channel knows why a report appears. */
+function asked(userId: string, what: string, detail: 'counts' | 'full'): string {
+  const level = detail === 'full' ? 'with texts and numbers' : 'counts only (viewer role)';
+  return `<@${userId}> asked for the SMS report of ${escapeMrkdwn(what)}, ${level}.`;
+}
+
+export function reportProgressMessage(
+  userId: string,
+  what: string,
+  detail: 'counts' | 'full',
+  done: number,
+  total: number,
+): Message {
+  const progress = `:hourglass_flowing_sand: Building the report… ${formatCount(done)} of ${plural(total, 'send')}`;
+  return {
+    text: progress,
+    blocks: [section(progress), context(asked(userId, what, detail))],
+  };
+}
+
+export function reportDoneMessage(
+  userId: string,
+  what: string,
+  detail: 'counts' | 'full',
+  sends: number,
+  filename: string,
+  unread: readonly string[],
+): Message {
+  const done = `:bar_chart: The report of ${escapeMrkdwn(what)} is ready: ${plural(sends, 'send')}, in *${escapeMrkdwn(filename)}* below.`;
+  const blocks = [section(done), context(asked(userId, what, detail))];
+  if (unread.length > 0)
+    blocks.push(
+      context(
+        `:warning: The gateway did not answer for the ${unread.join(' and ')}: the file says so where those figures would be.`,
+      ),
+    );
+  return { text: done, blocks };
+}
+
+export function reportFailedMessage(userId: string, what: string, why: string): Message {
+  const text = `:x: The report of ${escapeMrkdwn(what)} that <@${userId}> asked for was not made. ${why}`;
+  return { text, blocks: [section(text)] };
+}
+
+/** The answer to `/sms report` itself, before the work starts. */
+export function reportStartedText(what: string): string {
+  return `:hourglass_flowing_sand: Building the report of ${escapeMrkdwn(what)}; its progress shows in this conversation, and the file follows there.`;
+}
+
+export const REPORT_BUSY_TEXT =
+  ':hourglass: Two reports are being built already. Try again in a minute, when one of them is shared.';

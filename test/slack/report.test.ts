@@ -1,0 +1,181 @@
+import { TZDate } from '@date-fns/tz';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { executeSend, type SendPlan } from '../../src/sending/send.js';
+import { sendPolicyOf } from '../../src/slack/permissions.js';
+import { formulaCells, openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.js';
+import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+
+const ZONE = 'Europe/Istanbul';
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { REPORT_TIMEZONE: ZONE } });
+  await h.store.permissions.grant(users.alice, 'sender', users.admin);
+  await h.store.permissions.grant(users.bob, 'viewer', users.admin);
+});
+afterAll(() => h.close());
+let start = 0;
+beforeEach(() => {
+  start = h.fake.state.journal.seq;
+});
+
+const plan = (recipients: string[], text: string): SendPlan => ({
+  sender: 'SMSOPS',
+  recipients,
+  text,
+  encoding: 'GSM7',
+  dataCoding: 'Default',
+  validityMinutes: 60,
+  totalSegments: recipients.length,
+  estimatedCost: recipients.length * 0.05,
+});
+
+function send(key: string, user: string, recipients: string[], text: string) {
+  return executeSend(
+    { ...h.deps, policy: sendPolicyOf(h.deps) },
+    { idempotencyKey: key, slackUser: user, channel: channels.smsOps, plan: plan(recipients, text) },
+  );
+}
+
+/** Today in the report zone as YYYY-MM-DD, computed apart from the code under test. */
+function today(): string {
+  return dayOf(new Date());
+}
+
+function dayOf(at: Date): string {
+  const z = new TZDate(at.getTime(), ZONE);
+  return `${z.getFullYear()}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
+}
+
+/** `/sms report …` as `user`, and the file the bot then shared in the channel. */
+async function report(args: string, user: string = users.admin) {
+  const after = h.fake.state.journal.seq;
+  const ack = await h.sms(`report ${args}`, user);
+  expect(ack.status).toBe(200);
+  const shared = await h.fake.state.waitFor('file', (e) => e.action === 'shared', { after });
+  return h.fake.state.files.get(shared.file.id)!;
+}
+
+describe('/sms report', () => {
+  it('shares an .xlsx whose Sends rows match the store and the gateway, texts never formulas, times real dates', async () => {
+    await send(
+      'compose:view-1',
+      users.admin,
+      ['905321110001', '905321110002'],
+      '=HYPERLINK("http://x.test","win")',
+    );
+    await send('mention:C1:1700000000.000100', users.alice, ['905321110003'], '+90 call us back');
+    await send('workflow:Fx123', users.admin, ['905321110004'], '-5% today only');
+    await send('compose:view-2', users.alice, ['905321110005'], '@everyone hello');
+    await send('compose:view-3', users.bob, ['905321110006'], 'refused: bob is a viewer');
+    await h.control.advance({ deliver: 0.5 });
+
+    const file = await report(`${today()} ${today()}`);
+    expect(file.name).toBe(`sms-report-${today()}.xlsx`);
+    expect(file.channels).toEqual([channels.smsOps]);
+    const sheets = await openWithOpenpyxl(file.bytes);
+    expect(sheets.map((s) => s.name)).toEqual(['Sends', 'Summary', 'Inbound']);
+    expect(formulaCells(sheets)).toEqual([]);
+
+    const rows = recordsOf(sheets[0]!);
+    const stored = await h.store.outbox.recent(50);
+    expect(rows).toHaveLength(stored.length);
+    const gateway = await h.control.state();
+    for (const row of stored) {
+      const line = rows.find(
+        (r) => r.MessageId!.v === (row.messageId ?? '') && r['Text or template']!.v === row.text,
+      )!;
+      expect(line, `row of outbox ${row.id}`).toBeDefined();
+      expect(line['Text or template']!.t).toBe('s');
+      expect(line.Recipients!.v).toBe(row.recipientCount);
+      expect(line.Numbers!.v).toBe(row.recipients.join(', '));
+      // A real date cell, showing the wall clock of REPORT_TIMEZONE.
+      const time = line[`Time (${ZONE})`]!;
+      expect(time.t).toBe('d');
+      expect(time.f).toBe('dd.mm.yyyy hh:mm');
+      const made = new TZDate((row.submittedAt ?? row.createdAt).getTime(), ZONE);
+      expect(String(time.v).slice(0, 16)).toBe(
+        `${made.getFullYear()}-${String(made.getMonth() + 1).padStart(2, '0')}-${String(made.getDate()).padStart(2, '0')}T${String(made.getHours()).padStart(2, '0')}:${String(made.getMinutes()).padStart(2, '0')}`,
+      );
+      if (row.messageId) {
+        const batch = (gateway.batches as Array<{ id: number; recipients: Array<{ state: string }> }>).find(
+          (b) => String(b.id) === row.messageId,
+        )!;
+        const delivered = batch.recipients.filter((r) => r.state === 'Delivered').length;
+        expect(line.Delivered!.v).toBe(delivered);
+        expect(line.State!.v).toBe('sent');
+        expect(line['Delivery figures']!.v).toBe('gateway now');
+      } else {
+        expect(line.State!.v).toBe('refused');
+      }
+    }
+    const from = (text: string) => rows.find((r) => r['Text or template']!.v === text)!.From!.v;
+    expect(from('=HYPERLINK("http://x.test","win")')).toBe('modal');
+    expect(from('+90 call us back')).toBe('thread answer');
+    expect(from('-5% today only')).toBe('Workflow Builder step');
+    expect(rows.reduce((n, r) => n + Number(r.Delivered!.v), 0)).toBeGreaterThan(0);
+
+    // The progress message in the channel ends saying the file is there.
+    const progress = await h.fake.state.waitForMessage(
+      (m) => m.channel === channels.smsOps && /is ready: 5 sends/.test(m.text),
+      { after: start },
+    );
+    expect(progress.text).toContain(`sms-report-${today()}.xlsx`);
+
+    // Summary: the day's totals are the sends the gateway took; spend from the balance log beside them.
+    const summary = sheets[1]!.rows.map((r) => r.map((c) => c.v));
+    const dayHeader = summary.findIndex((r) => r[0] === 'Day');
+    expect(summary[dayHeader]).toEqual([
+      'Day',
+      'Sends',
+      'Recipients',
+      'Segments',
+      'Estimated cost',
+      'Delivered',
+      'Undelivered',
+      'Not sent',
+      'Spend (balance log)',
+      'Spend − estimated',
+    ]);
+    const total = summary.find((r) => r[0] === 'Total')!;
+    const sent = stored.filter((r) => r.messageId);
+    expect(total.slice(1, 5)).toEqual([
+      sent.length,
+      sent.reduce((n, r) => n + r.recipientCount, 0),
+      sent.reduce((n, r) => n + r.segments, 0),
+      Math.round(sent.reduce((n, r) => n + (r.estimatedCost ?? 0), 0) * 10_000) / 10_000,
+    ]);
+    expect(total[7]).toBe(1);
+    const debits = gateway.balanceLog
+      .filter((e) => e.type === 'Debit' && dayOf(new Date(e.timestamp)) === today())
+      .reduce((n, e) => n + Number(e.amount), 0);
+    expect(total[8]).toBeCloseTo(debits, 4);
+  });
+
+  it('gives a viewer counts only: no text and no number anywhere in the file', async () => {
+    await send('compose:view-secret', users.admin, ['905329990001'], 'secret text for senders only');
+    const file = await report(`${today()} ${today()}`, users.bob);
+    const sheets = await openWithOpenpyxl(file.bytes);
+    const header = sheets[0]!.rows[0]!.map((c) => c.v);
+    expect(header).not.toContain('Text or template');
+    expect(header).not.toContain('Numbers');
+    const everything = JSON.stringify(sheets);
+    expect(everything).not.toContain('secret text');
+    expect(everything).not.toContain('905329990001');
+    expect(recordsOf(sheets[0]!).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a period it cannot read, saying what it takes, and shares nothing', async () => {
+    const ack = await h.sms('report 2025-02-30 2025-03-01');
+    expect(ack.status).toBe(200);
+    const answer = await h.ephemeral(users.admin, /not a period I know|is not a day/);
+    expect(answer.text).toContain('YYYY-MM-DD');
+    expect(h.fake.state.files.all().filter((f) => f.name.startsWith('sms-report-2025-02'))).toEqual([]);
+  });
+
+  it('keeps inbound numbers and texts for an admin who asks', async () => {
+    const ack = await h.sms(`report ${today()} ${today()} inbound-details`, users.alice);
+    expect(ack.status).toBe(200);
+    await h.ephemeral(users.alice, /only an admin/);
+  });
+});

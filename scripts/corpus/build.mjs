@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  withCdataInlineStrings,
   withEmptySharedString,
   withEscapes,
   withoutReferences,
@@ -90,10 +91,15 @@ async function build() {
   );
   add('openpyxl-title-merged.xlsx', 'openpyxl', 'merged title row and a blank row above the header', table);
   add('openpyxl-offset.xlsx', 'openpyxl', 'blank rows and columns before the table (header at C4)', table);
-  add('openpyxl-mobil-no.xlsx', 'openpyxl', '"Mobil No" number cells after an identity-number column', {
-    ...table,
-    mobileColumn: 'Mobil No',
-  });
+  add(
+    'openpyxl-mobil-no.xlsx',
+    'openpyxl',
+    '"Mobil No" number cells after an identity-number column, an amount in General',
+    {
+      ...table,
+      mobileColumn: 'Mobil No',
+    },
+  );
   add('xlsxwriter-basic.xlsx', 'xlsxwriter', 'shared strings with _x000D_, formats dd.mm.yyyy and 22', table);
   add('xlsxwriter-inline-strings.xlsx', 'xlsxwriter', 'constant_memory mode: inline strings', table);
 
@@ -123,6 +129,14 @@ async function build() {
     writeFileSync(join(corpus, file), await craft(base));
     add(file, 'xlsxwriter, rewritten by scripts/corpus/craft.mjs', made, table);
   }
+  const inline = readFileSync(join(corpus, 'xlsxwriter-inline-strings.xlsx'));
+  writeFileSync(join(corpus, 'crafted-cdata.xlsx'), await withCdataInlineStrings(inline));
+  add(
+    'crafted-cdata.xlsx',
+    'xlsxwriter, rewritten by scripts/corpus/craft.mjs',
+    'inline strings in CDATA sections',
+    table,
+  );
 
   const plain = readFileSync(join(corpus, 'openpyxl-basic.xlsx'));
   writeFileSync(join(corpus, 'encrypted.xlsx'), encryptWorkbook(plain, 'Gizli.2024'));

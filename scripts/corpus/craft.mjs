@@ -95,3 +95,11 @@ export const withEscapes = (bytes) =>
         .replace('Bursa Merkez_x000D_\nNo: 4', 'Bursa Merkez_x000D_\r\nNo: 4'),
     ),
   );
+
+/** Inline strings in CDATA sections (`<is><t><![CDATA[…]]></t></is>`), as some Java and .NET exporters write. */
+export const withCdataInlineStrings = (bytes) =>
+  rewrite(bytes, (zip) =>
+    edit(zip, 'xl/worksheets/sheet1.xml', (xml) =>
+      xml.replace(/<is><t>([^<]*)<\/t><\/is>/g, '<is><t><![CDATA[$1]]></t></is>'),
+    ),
+  );

@@ -125,12 +125,13 @@ ws.title = "Liste"
 write_table(ws, top=4, left=3)
 save(wb, "openpyxl-offset.xlsx")
 
-# "Mobil No" of number cells, after an identity-number column of eleven digits.
+# "Mobil No" of number cells, after an identity-number column of eleven digits; a debt in the General format
+# (Turkish Excel shows 1087.5 as 1087,5).
 wb = workbook()
 ws = wb.active
 ws.title = "Liste"
-ws.append(["TC Kimlik No", "Adı Soyadı", "Ev Telefonu", "Mobil No"])
+ws.append(["TC Kimlik No", "Adı Soyadı", "Ev Telefonu", "Mobil No", "Borç"])
 for r in RECIPIENTS:
     mobile = int(r["msisdn"][2:])
-    ws.append([int(r["tc"]), r["name"], r["landline"], mobile])
+    ws.append([int(r["tc"]), r["name"], r["landline"], mobile, r["amount"]])
 save(wb, "openpyxl-mobil-no.xlsx")

@@ -140,6 +140,9 @@ function shown(cell: TruthCell): string {
   if (cell.type === 'number' && typeof cell.value === 'number') {
     const value = cell.value;
     if (cell.builtin === 0 && Number.isInteger(value)) return String(value);
+    // General shows a fraction with the locale's decimal mark: 1087,5 (values here have few digits).
+    if (cell.builtin === 0 && String(value).replace(/\D/g, '').length <= 10)
+      return String(value).replace('.', ',');
     if (cell.builtin === 3 || cell.format === '#,##0') return turkishNumber(value, 0, true);
     if (cell.builtin === 4 || cell.format === '#,##0.00') return turkishNumber(value, 2, true);
     if (cell.builtin === 2 || cell.format === '0.00') return turkishNumber(value, 2, false);

@@ -1328,7 +1328,27 @@ function wire() {
   });
 }
 
+/** True when the browser draws emoji in colour: a character drawn with no colour font has only grey pixels. */
+function hasColorEmoji() {
+  const canvas = document.createElement('canvas');
+  canvas.width = 24;
+  canvas.height = 24;
+  const g = canvas.getContext('2d', { willReadFrequently: true });
+  if (!g) return true;
+  g.font = '20px "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji", sans-serif';
+  g.textBaseline = 'top';
+  g.fillStyle = '#000';
+  g.fillText('\u{1F600}', 0, 0);
+  const px = g.getImageData(0, 0, 24, 24).data;
+  for (let i = 0; i < px.length; i += 4) {
+    if (px[i + 3] > 0 && (Math.abs(px[i] - px[i + 1]) > 24 || Math.abs(px[i + 1] - px[i + 2]) > 24))
+      return true;
+  }
+  return false;
+}
+
 async function main() {
+  document.body.classList.toggle('no-color-emoji', !hasColorEmoji());
   wire();
   connectEvents();
   await resync();

@@ -1,5 +1,6 @@
 // Slack draws emoji as images, not with the system font, so they look the same everywhere. These are small
-// hand-drawn SVGs for the emoji the app uses most; any other :name: falls back to its Unicode character.
+// hand-drawn SVGs, one for every emoji the app uses (test/browser/emoji.test.ts holds it to that); any other
+// :name: falls back to its Unicode character, or to its name where the browser has no colour emoji font.
 
 const svg = (body) =>
   `<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false">${body}</svg>`;
@@ -97,5 +98,39 @@ export const EMOJI_SVG = {
   ),
   ballot_box_with_ballot: svg(
     '<rect x="2" y="8" width="16" height="10" rx="1.5" fill="#8899a6"/><rect x="5.5" y="2" width="9" height="8" fill="#fff" stroke="#66757f"/><rect x="4" y="8" width="12" height="1.6" fill="#292f33"/>',
+  ),
+  mag: svg(
+    '<circle cx="8" cy="8" r="5.6" fill="#bbddf5" stroke="#66757f" stroke-width="2"/><path d="M12.2 12.2l5.6 5.6" stroke="#66757f" stroke-width="3" stroke-linecap="round"/>',
+  ),
+  alarm_clock: svg(
+    '<circle cx="10" cy="11" r="7" fill="#fff" stroke="#dd2e44" stroke-width="2"/><path d="M10 6.5V11l3 2" fill="none" stroke="#292f33" stroke-width="1.6" stroke-linecap="round"/><path d="M2.2 5.2a3.2 3.2 0 0 1 4-3M17.8 5.2a3.2 3.2 0 0 0-4-3" fill="none" stroke="#dd2e44" stroke-width="1.8" stroke-linecap="round"/>',
+  ),
+  package: svg(
+    '<path d="M10 1.8l8 3.6v9.2l-8 3.6-8-3.6V5.4z" fill="#d99e82"/><path d="M2 5.4l8 3.6 8-3.6M10 9v9.2" fill="none" stroke="#a0715c" stroke-width="1"/><path d="M6 3.6l8 3.6v3" fill="none" stroke="#f4e4d7" stroke-width="1.4"/>',
+  ),
+  broom: svg(
+    '<path d="M17.5 2.5l-8 8" stroke="#a0715c" stroke-width="2" stroke-linecap="round"/><path d="M9.5 8.8l2 2-1.5 6.7c-3 .2-6.6-1.2-8.2-4.8z" fill="#ffcc4d" stroke="#e5a836" stroke-width=".8"/><path d="M5 14.5l4-3M7 16.5l3-3" stroke="#e5a836" stroke-width=".8"/>',
+  ),
+  heavy_multiplication_x: svg(
+    '<path d="M4.5 4.5l11 11M15.5 4.5l-11 11" stroke="#292f33" stroke-width="3.2" stroke-linecap="round"/>',
+  ),
+  leftwards_arrow_with_hook: arrow('M14 5v4a2.5 2.5 0 0 1-2.5 2.5H5M8.5 8L5 11.5 8.5 15'),
+  arrow_forward: svg(
+    '<rect x="1" y="1" width="18" height="18" rx="4" fill="#3b88c3"/><path d="M7 5.2v9.6l7.5-4.8z" fill="#fff"/>',
+  ),
+  lock: svg(
+    '<path d="M6 9V6.5a4 4 0 0 1 8 0V9" fill="none" stroke="#99aab5" stroke-width="2.2"/><rect x="3.5" y="8.5" width="13" height="10" rx="2" fill="#ffac33"/><circle cx="10" cy="13" r="1.5" fill="#a0715c"/>',
+  ),
+  octagonal_sign: svg(
+    '<path d="M6.3 1.5h7.4l4.8 4.8v7.4l-4.8 4.8H6.3l-4.8-4.8V6.3z" fill="#dd2e44"/><path d="M5 10h10" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/>',
+  ),
+  page_facing_up: svg(
+    '<path d="M4 1.5h8.5l3.5 3.5v13.5H4z" fill="#fff" stroke="#99aab5"/><path d="M12.5 1.5V5H16" fill="#e1e8ed" stroke="#99aab5"/><path d="M6.5 8h7M6.5 10.5h7M6.5 13h7M6.5 15.5h4.5" stroke="#99aab5"/>',
+  ),
+  robot_face: svg(
+    '<path d="M10 1.5v2.5" stroke="#66757f" stroke-width="1.4"/><circle cx="10" cy="1.8" r="1.2" fill="#dd2e44"/><rect x="2.5" y="4" width="15" height="13" rx="3" fill="#ccd6dd" stroke="#99aab5"/><circle cx="7" cy="9.5" r="1.8" fill="#292f33"/><circle cx="13" cy="9.5" r="1.8" fill="#292f33"/><rect x="6.5" y="13" width="7" height="1.8" rx=".9" fill="#66757f"/>',
+  ),
+  bar_chart: svg(
+    '<rect x="1.5" y="1.5" width="17" height="17" rx="2" fill="#fff" stroke="#ccd6dd"/><rect x="4" y="10" width="3" height="6" fill="#dd2e44"/><rect x="8.5" y="5" width="3" height="11" fill="#3b88c3"/><rect x="13" y="8" width="3" height="8" fill="#77b255"/>',
   ),
 };

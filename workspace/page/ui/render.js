@@ -112,7 +112,10 @@ export function emojify(html) {
     if (EMOJI_SVG[name]) {
       return `<span class="emoji emoji-img" role="img" aria-label=":${name}:" title=":${name}:">${EMOJI_SVG[name]}</span>`;
     }
-    return EMOJI[name] ? `<span class="emoji" title=":${name}:">${EMOJI[name]}</span>` : whole;
+    // data-name: what the page shows instead where the browser has no colour emoji font (see app.js).
+    return EMOJI[name]
+      ? `<span class="emoji" title=":${name}:" data-name=":${name}:">${EMOJI[name]}</span>`
+      : whole;
   });
 }
 

@@ -70,7 +70,10 @@ describe('/sms report', () => {
     await send('compose:view-3', users.bob, ['905321110006'], 'refused: bob is a viewer');
     await h.control.advance({ deliver: 0.5 });
 
+    const queriesBefore = await h.control.callCount('QueryMulti');
     const file = await report(`${today()} ${today()}`);
+    // One listing of the period answered every batch: the gateway was not asked once per send.
+    expect((await h.control.callCount('QueryMulti')) - queriesBefore).toBe(1);
     expect(file.name).toBe(`sms-report-${today()}.xlsx`);
     expect(file.channels).toEqual([channels.smsOps]);
     const sheets = await openWithOpenpyxl(file.bytes);
@@ -152,6 +155,16 @@ describe('/sms report', () => {
     expect(total[8]).toBeCloseTo(debits, 4);
   });
 
+  it('shares a .csv on request, a text that would start a formula prefixed with a quote', async () => {
+    const file = await report(`${today()} ${today()} csv`);
+    expect(file.name).toBe(`sms-report-${today()}.csv`);
+    const csv = file.bytes.toString('utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv).toContain(`"'=HYPERLINK(""http://x.test"",""win"")"`);
+    expect(csv).toContain(`"'@everyone hello"`);
+    expect(csv).not.toMatch(/;"=/);
+  });
+
   it('gives a viewer counts only: no text and no number anywhere in the file', async () => {
     await send('compose:view-secret', users.admin, ['905329990001'], 'secret text for senders only');
     const file = await report(`${today()} ${today()}`, users.bob);
@@ -177,5 +190,48 @@ describe('/sms report', () => {
     const ack = await h.sms(`report ${today()} ${today()} inbound-details`, users.alice);
     expect(ack.status).toBe(200);
     await h.ephemeral(users.alice, /only an admin/);
+  });
+});
+
+describe('/sms report: personal data', () => {
+  it('shows inbound numbers and texts only to an admin who asks for them; counts per day and keyword to all', async () => {
+    await h.control.inbound([
+      { MSISDN: '905551230001', Text: 'STOP please', Keyword: 'STOP' },
+      { MSISDN: '905551230002', Text: '=1+1 hi', Keyword: 'INFO' },
+      { MSISDN: '905551230003', Text: 'info again', Keyword: 'INFO' },
+    ]);
+    const counts = await openWithOpenpyxl((await report(`${today()} ${today()}`)).bytes);
+    const inbound = counts[2]!.rows.map((r) => r.map((c) => c.v));
+    expect(inbound).toContainEqual(['INFO', 2]);
+    expect(inbound).toContainEqual(['STOP', 1]);
+    expect(JSON.stringify(inbound)).not.toContain('905551230001');
+
+    const details = await openWithOpenpyxl((await report(`${today()} ${today()} inbound-details`)).bytes);
+    const rows = details[2]!.rows;
+    const text = rows.flat().find((c) => c.v === '=1+1 hi')!;
+    expect(text.t).toBe('s');
+    expect(rows.flat().some((c) => c.v === '905551230002')).toBe(true);
+    expect(formulaCells(details)).toEqual([]);
+  });
+
+  it('after /sms forget the number is gone from the sends, and after the retention purge texts and numbers show as purged', async () => {
+    await send('compose:view-forget', users.admin, ['905327770001', '905327770002'], 'two of them');
+    await h.store.outbox.forgetNumber('905327770001');
+    let rows = recordsOf((await openWithOpenpyxl((await report(`${today()} ${today()}`)).bytes))[0]!);
+    const forgotten = rows.find((r) => r['Text or template']!.v === 'two of them')!;
+    expect(forgotten.Numbers!.v).toBe('905327770002 (+1 erased)');
+    expect(forgotten.Recipients!.v).toBe(2);
+
+    // Delivered and polled to the end: final, so the purge takes their texts and numbers (it keeps those in flight).
+    await h.control.advance({ deliver: 1 });
+    for (const row of await h.store.outbox.recent(100)) await h.tracker.pollNow(row.id);
+    expect(await h.store.outbox.purgeContentBefore(new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+    rows = recordsOf((await openWithOpenpyxl((await report(`${today()} ${today()}`)).bytes))[0]!);
+    const sent = rows.filter((r) => r.MessageId!.v);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const r of sent) {
+      expect(r['Text or template']!.v).toBe('(purged)');
+      expect(r.Numbers!.v).toBe('(purged)');
+    }
   });
 });

@@ -32,6 +32,7 @@ import { SlackDigestPoster } from './slack/digest-poster.js';
 import { sendPolicyOf } from './slack/permissions.js';
 import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
+import { useCurrency } from './slack/ui/format.js';
 import { UserZones } from './slack/user-zones.js';
 import { openStore, type Store } from './store/index.js';
 import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from './tables/worker/pool.js';
@@ -181,6 +182,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
   const { logger } = overrides;
   // Before anything can log: from here on no line, error text or report can carry these values.
   registerSecret(...secretValuesOf(config));
+  useCurrency(config.currency);
   const host = overrides.host ?? config.host;
   const now = overrides.now ?? (() => new Date());
   const local = config.slack.mode === 'local';

@@ -39,6 +39,8 @@ export interface Config {
   readonly defaultCountry: CountryCode;
   readonly databaseUrl: string;
   readonly reportTimeZone: string;
+  /** CURRENCY: the ISO 4217 code amounts are shown in (costs, balances, spend). */
+  readonly currency: string;
   readonly adminUserIds: readonly string[];
   readonly inboundChannel?: string;
   readonly digestChannel?: string;
@@ -189,6 +191,14 @@ const envSchema = z.object({
       message: 'expected sqlite:<path> or postgres://user:password@host:5432/database',
     }),
   REPORT_TIMEZONE: timeZone(),
+  CURRENCY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? 'TRY' : v.toUpperCase()))
+    .refine((v) => Intl.supportedValuesOf('currency').includes(v), {
+      message: 'expected an ISO 4217 currency code such as TRY (Turkish lira, not TL), EUR or USD',
+    }),
   ADMIN_USER_IDS: z
     .string()
     .optional()
@@ -382,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultCountry: e.DEFAULT_COUNTRY as CountryCode,
     databaseUrl: e.DATABASE_URL,
     reportTimeZone: e.REPORT_TIMEZONE,
+    currency: e.CURRENCY,
     adminUserIds: e.ADMIN_USER_IDS,
     inboundChannel: e.INBOUND_CHANNEL,
     digestChannel: e.DIGEST_CHANNEL,

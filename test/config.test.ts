@@ -238,6 +238,16 @@ describe('loadConfig', () => {
   });
 });
 
+describe('CURRENCY', () => {
+  it('defaults to TRY, takes any ISO 4217 code in either case, and refuses anything else', () => {
+    expect(loadConfig({}).currency).toBe('TRY');
+    expect(loadConfig({ CURRENCY: ' eur ' }).currency).toBe('EUR');
+    expect(problemsOf({ CURRENCY: 'TL' })).toEqual([
+      'CURRENCY: expected an ISO 4217 currency code such as TRY (Turkish lira, not TL), EUR or USD (got "TL")',
+    ]);
+  });
+});
+
 describe('METRICS_PORT', () => {
   it('is off when unset, a port when set, and refused beside PORT or out of range', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();

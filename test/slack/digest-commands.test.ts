@@ -130,7 +130,7 @@ describe('/sms digest (preview)', () => {
     const text = ephemeralText(e);
     expect(text).toContain('Preview');
     expect(text).toContain(
-      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(balance.usable),
+      `${new Intl.NumberFormat('tr-TR', { minimumFractionDigits: 2 }).format(balance.usable)} ₺`,
     );
     expect(text).toMatch(/Spent today \(since 00:00 Europe\/Istanbul\)/);
     expect(text).toMatch(/credit lasts|Nothing was spent/);
@@ -216,14 +216,14 @@ describe('/sms alert', () => {
   it('sets, shows and turns off an alert; the checker posts it once in the channel', async () => {
     let after = h.fake.state.journal.seq;
     await h.sms('alert balance below 1,000,000');
-    await posted(/set a balance alert.*below \*1,000,000\.00\*.*already below/, after);
+    await posted(/set a balance alert.*below \*1\.000\.000,00 ₺\*.*already below/, after);
     await h.sms('alert');
-    await h.ephemeral(users.admin, /alerted when usable credit falls below \*1,000,000\.00\*/);
+    await h.ephemeral(users.admin, /alerted when usable credit falls below \*1\.000\.000,00 ₺\*/);
 
     const checker = h.bot.alerts;
     after = h.fake.state.journal.seq;
     expect(await checker.check()).toHaveLength(1);
-    const alert = await posted(/Usable credit is below 1,000,000\.00/, after);
+    const alert = await posted(/Usable credit is below 1\.000\.000,00 ₺/, after);
     expect(checkBlocks(alert.blocks, 'message', '/blocks')).toEqual([]);
     expect(await checker.check()).toEqual([]);
 

@@ -70,16 +70,16 @@ describe('balance digest', () => {
     valid(m);
     const text = all(m);
     for (const shown of [
-      '1,000.00',
-      '900.00',
-      '100.00',
-      '−200.00',
-      'Spent today (since 00:00 Europe/Istanbul), net of refunds *10.00*',
-      '80.00',
-      '180.00',
+      '1.000,00 ₺',
+      '900,00 ₺',
+      '100,00 ₺',
+      '−200,00 ₺',
+      'Spent today (since 00:00 Europe/Istanbul), net of refunds *10,00 ₺*',
+      '80,00 ₺',
+      '180,00 ₺',
       'about 88 days',
-      '+500.00',
-      '−30.00',
+      '+500,00 ₺',
+      '−30,00 ₺',
     ])
       expect(text).toContain(shown);
     expect(text).toContain('Big &lt;campaign&gt; &amp; more');
@@ -279,7 +279,7 @@ describe('alerts and the subscription list', () => {
       framing,
     );
     valid(m);
-    expect(all(m)).toMatch(/below 100\.00.*80\.00.*left/);
+    expect(all(m)).toMatch(/below 100,00 ₺.*80,00 ₺.*left/);
     expect(all(m)).toContain('about 4 days');
     const back = lowBalanceAlertMessage(
       {
@@ -292,7 +292,7 @@ describe('alerts and the subscription list', () => {
       framing,
     );
     valid(back);
-    expect(back.text).toMatch(/back above 100\.00/);
+    expect(back.text).toMatch(/back above 100,00 ₺/);
   });
 
   it('lists hundreds of subscriptions within the limits', () => {

@@ -48,7 +48,7 @@ describe('App Home', () => {
     const { text } = await openHome(users.alice);
     expect(text).toContain('Your role: *viewer*');
     expect(text).toContain(
-      new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(balance.usable),
+      `${new Intl.NumberFormat('tr-TR', { minimumFractionDigits: 2 }).format(balance.usable)} ₺`,
     );
     expect(text).toMatch(/credit lasts|Nothing was spent/);
     expect(text).toMatch(/Batches\*\\n1/);
@@ -61,7 +61,7 @@ describe('App Home', () => {
     // Opened again: published again, with what changed since.
     await h.store.subscriptions.add(channels.general, { kind: 'low_balance', threshold: 50 }, users.admin);
     const again = await openHome(users.alice);
-    expect(again.text).toContain('Balance alert* below 50.00');
+    expect(again.text).toContain('Balance alert* below 50,00 ₺');
   });
 
   it('refreshes on its Refresh button', async () => {

@@ -37,7 +37,7 @@ describe('inbound post', () => {
   it('shows number, recipient, keyword, a price charged and time in REPORT_TIMEZONE', () => {
     const text = inboundItemText(item(), 'Europe/Istanbul');
     expect(text.split('\n')[0]).toBe(
-      ':incoming_envelope: *+90 532 123 45 67* → 4440123 · keyword *ANKET* · price 0.25 · 2024-05-15 13:00',
+      ':incoming_envelope: *+90 532 123 45 67* → 4440123 · keyword *ANKET* · price 0,25 ₺ · 2024-05-15 13:00',
     );
     expect(text.split('\n')[1]).toBe('>ANKET 5');
     expect(inboundItemText(item({ price: 0, keyword: '«ANKET»!' }), 'UTC').split('\n')[0]).toBe(

@@ -146,8 +146,8 @@ describe('balance and log', () => {
     );
     expect(later.today).toBe(150);
     const message = balanceMessage({ main: 1000, limit: 0, usable: 1000 }, later, view);
-    expect(JSON.stringify(message.blocks)).toContain('net of refunds *150.00* (0.25 refunded)');
-    expect(message.text).toContain('150.00 (net of refunds)');
+    expect(JSON.stringify(message.blocks)).toContain('net of refunds *150,00 ₺* (0,25 ₺ refunded)');
+    expect(message.text).toContain('150,00 ₺ (net of refunds)');
   });
 
   it('shows the balance without spend when the log is unavailable, and no notice unless simulated', () => {
@@ -156,7 +156,7 @@ describe('balance and log', () => {
       simulated: false,
     });
     const all = expectSafe(message);
-    expect(message.text).toBe('Usable credit 1,334.50 (main 1,234.50 + limit 100.00)');
+    expect(message.text).toBe('Usable credit 1.334,50 ₺ (main 1.234,50 ₺ + limit 100,00 ₺)');
     expect(all).toContain('Spending is not available right now');
     expect(all).not.toContain('Simulated gateway');
   });
@@ -170,7 +170,9 @@ describe('balance and log', () => {
     expect(JSON.stringify(message.blocks[0])).toContain('Simulated gateway');
     expect(all).toContain('&lt;!channel&gt; &lt;@U0BOB&gt;');
     expect(all).toContain('…and 460 more older entries');
-    expect(message.text).toBe('Balance log, the last 90 days: 500 entries, credits +62.50, debits −562.50');
+    expect(message.text).toBe(
+      'Balance log, the last 90 days: 500 entries, credits +62,50 ₺, debits −562,50 ₺',
+    );
     // Newest first: id 500 is the most recent.
     expect(all.match(/`(\d{4}-\d\d-\d\d \d\d:\d\d)`/)?.[1]).toBe('2025-03-10 00:29');
   });
@@ -182,8 +184,8 @@ describe('balance and log', () => {
       view,
     );
     const all = expectSafe(message);
-    expect(all).toContain(':grey_question: Adjustment *9.00*');
-    expect(message.text).toContain('2 entries, credits +1.00, debits −0.00');
+    expect(all).toContain(':grey_question: Adjustment *9,00 ₺*');
+    expect(message.text).toContain('2 entries, credits +1,00 ₺, debits −0,00 ₺');
   });
 
   it('says so when the period is empty', () => {

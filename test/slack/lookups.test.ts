@@ -15,7 +15,10 @@ beforeEach(async () => {
 });
 
 const DAY_MS = 86_400_000;
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = {
+  format: (n: number) =>
+    `${new Intl.NumberFormat('tr-TR', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)} ₺`,
+};
 const count = new Intl.NumberFormat('en-US');
 
 interface Shown {
@@ -88,20 +91,20 @@ describe('/sms balance', () => {
 
     const { message, all } = await ask('balance');
     // 1250 seeded, minus 2 recipients × 1 segment × 0.05.
-    expect(message.text).toContain('Usable credit 1,249.90 (main 1,249.90 + limit 0.00)');
+    expect(message.text).toContain('Usable credit 1.249,90 ₺ (main 1.249,90 ₺ + limit 0,00 ₺)');
     expect(message.text).toContain(
       `spent today (since 00:00 Europe/Istanbul) ${money.format(spentToday)} (net of refunds), last 7 days ${money.format(spentWeek)}`,
     );
-    expect(all).toMatch(/\*Usable credit\*\\n\*1,249.90\*/);
-    expect(all).toMatch(/\*Main\*\\n1,249.90/);
-    expect(all).toMatch(/\*Limit\*\\n0.00/);
+    expect(all).toMatch(/\*Usable credit\*\\n\*1\.249,90 ₺\*/);
+    expect(all).toMatch(/\*Main\*\\n1\.249,90 ₺/);
+    expect(all).toMatch(/\*Limit\*\\n0,00 ₺/);
     expect(all).toContain('Simulated gateway');
     expect(JSON.stringify(message.blocks?.[0])).toContain('Simulated gateway');
   });
 
   it('is open to a viewer', async () => {
     const { all } = await ask('balance', users.alice);
-    expect(all).toContain('Usable credit 1,250.00');
+    expect(all).toContain('Usable credit 1.250,00 ₺');
   });
 
   it('is refused to someone with no role, with the role message', async () => {
@@ -121,7 +124,7 @@ describe('/sms balance', () => {
   it('still shows the balance when only the balance log fails', async () => {
     await h.control.fault({ operation: 'GetBalanceLog', kind: 'http500', times: 5 });
     const { message, all } = await ask('balance');
-    expect(message.text).toContain('Usable credit 1,250.00');
+    expect(message.text).toContain('Usable credit 1.250,00 ₺');
     expect(all).toContain('Spending is not available right now');
   });
 });
@@ -137,7 +140,7 @@ describe('/sms log', () => {
       `Balance log, the last 7 days: ${count.format(entries.length)} entries, credits +${money.format(credits)}, debits −${money.format(debits)}`,
     );
     expect(all).toContain(`debits *−${money.format(debits)}*`);
-    const mine = `:arrow_down: Debit *−0.10* → 1,249.90 · SMS batch ${messageId}: 2 recipients, 2 segments, sender SMSOPS`;
+    const mine = `:arrow_down: Debit *−0,10 ₺* → 1.249,90 ₺ · SMS batch ${messageId}: 2 recipients, 2 segments, sender SMSOPS`;
     expect(all).toContain(mine);
     // Newest first: the batch just sent comes before the seeded daily debits.
     expect(all.indexOf(mine)).toBeLessThan(all.indexOf('SMS sending:'));

@@ -219,7 +219,7 @@ describe('/sms send: sending', () => {
     const result = await submitCompose(view, { recipients: numbers, text: 'Big send' });
     expect(result.outcome.kind).toBe('pushed');
     const confirm = (result.outcome as { view: ViewOutput }).view;
-    expect(blockText(confirm)).toMatch(/Send 60 SMS for about 3\.00\?/);
+    expect(blockText(confirm)).toMatch(/Send 60 SMS for about 3,00 ₺\?/);
     expect(await h.control.callCount('Submit')).toBe(0);
     const sent = await h.driver.viewSubmission({ userId: users.admin, view: confirm });
     expect(sent.outcome.kind).toBe('updated');

@@ -123,7 +123,7 @@ describe('Socket Mode, end to end on loopback', () => {
 
     const message = await ephemeralAfter(after, users.admin, /Usable credit/);
     // The simulator starts every run with 1,250.00 of credit and no limit.
-    expect(message.text).toContain('Usable credit 1,250.00 (main 1,250.00 + limit 0.00)');
+    expect(message.text).toContain('Usable credit 1.250,00 ₺ (main 1.250,00 ₺ + limit 0,00 ₺)');
     expect(ephemeralText(message)).toContain('Simulated gateway');
     expect(responsePosts(responseUrl)).toEqual([{ status: 200, error: undefined }]);
   });

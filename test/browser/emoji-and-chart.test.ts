@@ -105,11 +105,15 @@ describe.skipIf(!hasChromium)(
       await client.chat.postMessage({ channel: SEEDED.channels.smsOps, text: 'Party :tada:' });
       const emoji = page.locator('#main .msg', { hasText: 'Party' }).locator('.emoji');
       await emoji.waitFor({ state: 'attached' });
-      const shown = await emoji.evaluate((el) => ({
-        after: getComputedStyle(el, '::after').content,
-        fontSize: getComputedStyle(el).fontSize,
-        width: el.getBoundingClientRect().width,
-      }));
+      // A string: the test is type-checked without the DOM's types.
+      const shown = (await page.evaluate(`(() => {
+        const el = [...document.querySelectorAll('#main .msg')].find((m) => m.textContent.includes('Party')).querySelector('.emoji');
+        return {
+          after: getComputedStyle(el, '::after').content,
+          fontSize: getComputedStyle(el).fontSize,
+          width: el.getBoundingClientRect().width,
+        };
+      })()`)) as { after: string; fontSize: string; width: number };
       if (!machineHasEmojiFont()) {
         expect(shown).toMatchObject({ after: '":tada:"', fontSize: '0px' });
         expect(shown.width).toBeGreaterThan(20);
@@ -147,18 +151,20 @@ describe.skipIf(!hasChromium)(
       const chart = page.locator('#thread .messages img');
       await chart.waitFor();
       await eventually(() =>
-        chart.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 900),
+        chart.evaluate(
+          (img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 900,
+        ),
       ).toBe(true);
-      const fit = await page.evaluate(() => {
-        const pane = document.querySelector('#thread')!.getBoundingClientRect();
-        const box = document.querySelector('#thread .messages')!;
-        const img = box.querySelector('img')!.getBoundingClientRect();
+      const fit = (await page.evaluate(`(() => {
+        const pane = document.querySelector('#thread').getBoundingClientRect();
+        const box = document.querySelector('#thread .messages');
+        const img = box.querySelector('img').getBoundingClientRect();
         return {
           inside: img.left >= pane.left && img.right <= pane.right,
           scrollsSideways: box.scrollWidth > box.clientWidth,
           width: img.width,
         };
-      });
+      })()`)) as { inside: boolean; scrollsSideways: boolean; width: number };
       expect(fit).toMatchObject({ inside: true, scrollsSideways: false });
       expect(fit.width).toBeGreaterThan(200);
       await screenshot(page, 'emoji-03-chart-in-thread');

@@ -377,8 +377,10 @@ const ANSWER_WAIT_MS = 60_000;
  */
 function scrollToAnswer(message, ephemeral) {
   const box = $('#main .messages');
-  const el = box?.querySelector(
-    `.msg[data-ts="${CSS.escape(message.ts)}"]${ephemeral ? '[data-eph="1"]' : ':not([data-eph])'}`,
+  const el = /** @type {HTMLElement | null | undefined} */ (
+    box?.querySelector(
+      `.msg[data-ts="${CSS.escape(message.ts)}"]${ephemeral ? '[data-eph="1"]' : ':not([data-eph])'}`,
+    )
   );
   if (!box || !el) return;
   const top = el.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;

@@ -14,6 +14,7 @@ import { estimateHandler, modeHandler, templateHandler } from './compose.js';
 import { checkGatewayHandler, confirmMatchHandler, markNotSentHandler } from './gateway-check.js';
 import { registerInboundActions } from './inbound.js';
 import { rejectedRowsHandler } from './rejected-rows.js';
+import { registerReportActions } from './report.js';
 import { registerScheduledActions } from './scheduled.js';
 import { registerThreadAnswerActions } from './thread-answer.js';
 
@@ -39,4 +40,5 @@ export function register(app: App, deps: SlackDeps): void {
   registerInboundActions(app, deps);
   registerThreadAnswerActions(app, deps);
   registerScheduledActions(app, deps);
+  registerReportActions(app, deps);
 }

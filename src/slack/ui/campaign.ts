@@ -12,6 +12,7 @@ import {
   progressBar,
   truncate,
 } from './format.js';
+import { reportButtonBlock } from './sending-report.js';
 
 export const CAMPAIGN_ACTIONS = {
   refresh: 'campaign_refresh',
@@ -160,6 +161,7 @@ export function campaignCard(
     });
   }
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'campaign_actions', elements: buttons });
+  blocks.push(reportButtonBlock('campaign', c.id));
   const text =
     `${title}: ${formatCount(p.sent)} of ${formatCount(c.recipientCount)} sent, ${formatCount(p.notSent)} not sent` +
     (p.unknown > 0 ? `, ${formatCount(p.unknown)} unknown` : '') +

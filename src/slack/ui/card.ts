@@ -6,6 +6,7 @@ import { confirmDialog, context, fields, header, section, simulatedNotice } from
 import { escapeMrkdwn, formatCost, formatCount, formatTime, progressBar, truncate } from './format.js';
 import { scheduledCampaignCard, scheduledCard, scheduledContext } from './scheduled.js';
 import { leftOutText } from './send-checks.js';
+import { reportButtonBlock } from './sending-report.js';
 
 export const CARD_ACTIONS = {
   refresh: 'card_refresh',
@@ -162,6 +163,7 @@ export function deliveryCard(row: OutboxRow, options: CardOptions): { text: stri
       ],
     });
   }
+  if (row.messageId) blocks.push(reportButtonBlock('send', row.id));
   const text =
     row.state === 'unknown'
       ? `${title} ${sendReference(row)}: state unknown`

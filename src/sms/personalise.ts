@@ -56,6 +56,11 @@ export function joinMessage(literals: readonly string[], values: readonly string
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** The template's own text, its `{{column}}` placeholders taken out: what every message has whatever the row. */
+export function withoutPlaceholders(template: string): string {
+  return template.replace(PLACEHOLDER, '');
+}
+
 /** Distinct `{{column}}` names in order of first use; blanks inside the braces are ignored. */
 export function templatePlaceholders(template: string): string[] {
   const names = new Set<string>();

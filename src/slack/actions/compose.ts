@@ -5,6 +5,7 @@ import {
   readMetadata,
   type SlackView,
   senderOptionsOf,
+  uploadedFileOf,
   viewSchema,
 } from '../compose/state.js';
 import type { ViewUpdates } from '../compose/view-updates.js';
@@ -45,6 +46,7 @@ async function rebuild(
     { ...input, mode, text: change.text ?? input.text, listMembers },
     deps.settings.sending,
     deps.settings.defaultCountry,
+    uploadedFileOf(view)?.name,
   );
   const senderBlock = view.blocks.find((b) => b.block_id === FIELD.sender) as
     | { element?: { type?: string } }

@@ -28,6 +28,7 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
+import { withoutPlaceholders } from '../../sms/personalise.js';
 import type { RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
 import {
@@ -671,42 +672,67 @@ export function encodingLabel(encoding: SmsEncoding): string {
 
 /**
  * The live line under the text while the user types: cheap enough to run on every keystroke batch,
- * so it counts recipients roughly (no opt-outs) and reads a template's first row only.
+ * so it counts recipients roughly (no opt-outs) and reads a template's first row only. An attached file
+ * (`attachedFile`, its name) is read only when the modal is submitted: its recipients, and so the totals,
+ * are said to come at the review rather than counted as none.
  */
 export function estimateLine(
   input: ComposeInput,
   settings: SendingSettings,
   defaultCountry: CountryCode,
+  attachedFile?: string,
 ): string {
   let recipients: number;
   let sample = input.text;
+  // Personalised with no row to fill it from: the template's own text, never its braces (each `{` and `}` is
+  // a GSM-7 escape, two septets, that no message will carry).
+  let templateOnly = false;
+  const fileRows = attachedFile !== undefined && input.csvText.trim() === '';
   if (input.mode === 'same') {
     const parsed = parseRecipients(input.recipientsText, defaultCountry);
     const set = new Set(parsed.recipients.map((r) => r.msisdn));
     for (const m of input.listMembers ?? []) set.add(m);
     recipients = set.size;
   } else {
-    const csv = parseCsv(input.csvText);
-    recipients = csv.rows.length;
-    const first = csv.rows[0];
-    if (first) {
+    const csv = fileRows ? undefined : parseCsv(input.csvText);
+    recipients = csv?.rows.length ?? 0;
+    const first = csv?.rows[0];
+    if (csv && first) {
       const rendered = renderEnvelopes(input.text, { columns: csv.columns, rows: [first] }, defaultCountry);
       sample = rendered.envelopes[0]?.message ?? input.text;
+    } else {
+      sample = withoutPlaceholders(input.text);
+      templateOnly = sample !== input.text;
     }
   }
-  if (sample === '') return 'Type a message to see its encoding, segments and cost.';
+  if (input.text === '') return 'Type a message to see its encoding, segments and cost.';
   const unsendable = unsendableCharacters(input.text)[0];
   const analysis = analyzeText(sample, input.encoding === 'auto' ? {} : { encoding: input.encoding });
-  const parts = [
+  const perMessage = [
     `*${encodingLabel(analysis.encoding)}*`,
-    plural(analysis.characters, 'character'),
+    templateOnly
+      ? `${plural(analysis.characters, 'character')} without the {{…}} values`
+      : plural(analysis.characters, 'character'),
     `${plural(analysis.segments, 'segment')} per message (${analysis.remainingInLastSegment} left in the last)`,
-    plural(recipients, 'recipient'),
-    `${plural(analysis.segments * recipients, 'segment')} in all`,
-    `est. cost ${formatCost(analysis.segments * recipients * settings.pricePerSegment)}`,
   ];
-  let line = parts.join(' · ');
-  if (input.mode === 'personalised') line += ' _(first row; each row is counted on send)_';
+  const fileCounted = attachedFile !== undefined && (input.mode === 'same' || fileRows);
+  const totals = fileCounted
+    ? []
+    : [
+        plural(recipients, 'recipient'),
+        `${plural(analysis.segments * recipients, 'segment')} in all`,
+        `est. cost ${formatCost(analysis.segments * recipients * settings.pricePerSegment)}`,
+      ];
+  let line = [...perMessage, ...totals].join(' · ');
+  if (fileCounted) {
+    const typed = input.mode === 'same' && recipients > 0 ? `${plural(recipients, 'recipient')} typed; ` : '';
+    line += `\n:page_facing_up: ${typed}the recipients of “${attachedFile}”, their segments and the cost are counted at the review, once the file is read.`;
+  }
+  if (input.mode === 'personalised' && !fileCounted) {
+    line += templateOnly
+      ? ' _(each row adds its values; every row is counted on send)_'
+      : ' _(first row; each row is counted on send)_';
+  }
   if (analysis.forcedUcs2By.length > 0) {
     line += `\n:warning: UCS-2 because of ${analysis.forcedUcs2By
       .slice(0, 10)

@@ -24,7 +24,7 @@ function attach(filename: string): string {
 async function estimateAfterTyping(
   view: ViewOutput,
   text: string,
-  values: Record<string, Record<string, unknown>> = {},
+  values: Record<string, Record<string, string | string[]>> = {},
 ): Promise<string> {
   const textBlock = textBlockOf(view);
   const after = h.fake.state.journal.seq;

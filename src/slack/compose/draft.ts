@@ -29,7 +29,7 @@ import {
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
 import { withoutPlaceholders } from '../../sms/personalise.js';
-import type { RejectedRow } from '../../tables/file-recipients.js';
+import type { ColumnChoice, RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
 import {
   columnsWantedOf,
@@ -79,8 +79,26 @@ export interface FileReport {
   /** Every rejected row, in file order; the modal shows the first few, the rest go out as a file on request. */
   rejected: RejectedRow[];
   numberColumn: string;
+  /** Where the numbers were read from (0-based, the file's own columns): the choice a re-read keeps. */
+  numberColumnIndex: number;
+  /** Columns close enough to hold the numbers too, the chosen one first: empty when the choice was clear. */
+  columnChoices: ColumnChoice[];
+  /** The file's line (or sheet row) of the header row, when one was found. */
+  headerLine?: number;
+  /** The worksheet read (.xlsx). */
+  sheet?: string;
+  /** A workbook's visible worksheets in tab order: more than one lets the person read another. */
+  sheets?: string[];
   /** Personalised: the columns of the table. */
   columns?: string[];
+}
+
+/** What the reader said of where it read: the sheet, and the sheets it could have read. */
+function placeOf(meta: TableMeta): Pick<FileReport, 'sheet' | 'sheets'> {
+  return {
+    ...(meta.sheet === undefined ? {} : { sheet: meta.sheet }),
+    ...(meta.sheets === undefined ? {} : { sheets: meta.sheets }),
+  };
 }
 
 export interface Draft {
@@ -367,6 +385,10 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         optedOut: 0,
         rejected: got.rejected,
         numberColumn: got.numberColumn,
+        numberColumnIndex: got.numberColumnIndex,
+        columnChoices: got.columnChoices,
+        ...(got.headerLine === undefined ? {} : { headerLine: got.headerLine }),
+        ...placeOf(reading.meta),
       };
       fileNumbers = got.recipients;
       if (got.recipients.length === 0) {
@@ -603,6 +625,10 @@ function personalisedFromFile(
     optedOut: 0,
     rejected: file.rejected.slice(),
     numberColumn: file.numberColumn,
+    numberColumnIndex: file.numberColumnIndex,
+    columnChoices: file.columnChoices,
+    ...(file.headerLine === undefined ? {} : { headerLine: file.headerLine }),
+    ...placeOf(meta),
     columns: file.columns,
   };
   if (file.headerError) {

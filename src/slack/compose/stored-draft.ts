@@ -1,4 +1,28 @@
-import { type CompactEnvelopes, type Draft, envelopesOf } from './draft.js';
+import { type CompactEnvelopes, type ComposeInput, type Draft, envelopesOf } from './draft.js';
+
+/** Where the person asked the file to be read from: a sheet by name, a number column by index; else the reader's choice. */
+export interface FilePick {
+  sheet?: string;
+  phoneColumn?: number;
+}
+
+/**
+ * What reads an uploaded file again when the person picks another sheet or column in the confirmation: the
+ * Slack file object (downloaded again: its bytes are not kept) and the form as submitted.
+ */
+export interface StoredUpload {
+  file: { id: string; name: string; size?: number; url_private?: string; url_private_download?: string };
+  input: Omit<ComposeInput, 'listMembers' | 'file'>;
+  /** The confirmation's external_id: every reading of the file shows itself in the same view. */
+  externalId: string;
+  pick: FilePick;
+  /**
+   * Which reading of the file this draft is. The confirmation that shows it carries the same id, and Send sends
+   * the kept draft only when they match: a view drawn before the file was read again never sends the new draft,
+   * nor a new view the old one.
+   */
+  reading: string;
+}
 
 /**
  * A draft as the drafts store keeps it between the confirmation and the click that sends it. A personalised

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { ModalView, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { SendRequest } from '../../sending/send.js';
 import type { RejectedRow } from '../../tables/file-recipients.js';
 import { TableFileError } from '../../tables/table-file.js';
+import type { FileReading } from '../../tables/worker/reading.js';
 import {
   buildDraft,
   type CompactEnvelopes,
@@ -24,14 +26,14 @@ import {
   uploadedFileOf,
   viewSchema,
 } from '../compose/state.js';
-import { keptForm, restoredForm } from '../compose/stored-draft.js';
+import { type FilePick, keptForm, restoredForm, type StoredUpload } from '../compose/stored-draft.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { downloadSlackFile, FileDownloadError } from '../file-download.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
 import { confirmView } from '../ui/compose.js';
-import { fileProblemView, readingFileView } from '../ui/file-report.js';
+import { type FilePlace, fileProblemView, readingFileView, rereadNoticeView } from '../ui/file-report.js';
 import {
   confirmedBelowView,
   draftExpiredView,
@@ -58,6 +60,10 @@ export interface StoredDraft {
   rootViewId: string;
   /** Set when the user chose Schedule (or is editing a scheduled send). */
   schedule?: StoredSchedule;
+  /** From an uploaded file: what reads it again when the person picks another sheet or number column. */
+  upload?: StoredUpload;
+  /** From an uploaded file: its report as the confirmation showed it, without the rejected rows (in `rejected`). */
+  report?: Omit<FileReport, 'rejected'>;
 }
 
 /** What the confirmation says of a send larger than one gateway call: its chunks and their pace. */
@@ -169,7 +175,7 @@ async function keepForConfirmation(deps: SlackDeps, userId: string, stored: Stor
 }
 
 /** The key the draft is kept under until its confirmation is answered: one per compose modal. */
-function draftKeyOf(stored: StoredDraft): string {
+function draftKeyOf(stored: Pick<StoredDraft, 'rootViewId'>): string {
   return `draft:${stored.rootViewId}`;
 }
 
@@ -190,7 +196,7 @@ function confirmationOf(
   file?: { report: FileReport | undefined; externalId: string },
 ): ModalView {
   const schedule = stored.schedule && !stored.schedule.sendNow ? stored.schedule : undefined;
-  return confirmView(
+  const view = confirmView(
     stored.draft,
     draftKeyOf(stored),
     deps.settings.simulated,
@@ -199,6 +205,12 @@ function confirmationOf(
     file?.externalId,
     campaignPace(deps),
   );
+  // Which reading of the file the view shows: Send sends the kept draft only when it is that reading.
+  if (!stored.upload) return view;
+  return {
+    ...view,
+    private_metadata: JSON.stringify({ draftKey: draftKeyOf(stored), reading: stored.upload.reading }),
+  };
 }
 
 /** Logs what stopped the work after the ack, and tells the user in the modal. */
@@ -219,58 +231,114 @@ function draftContext(deps: SlackDeps): DraftContext {
   return storedDraftContext(deps.settings.defaultCountry, deps.settings.sending, deps.store.optOuts);
 }
 
+/** An uploaded file to read for a compose: where it came from, the form, and where to read it from. */
+interface UploadReview {
+  origin: Pick<StoredDraft, 'rootViewId' | 'channel' | 'threadTs'>;
+  input: Omit<ComposeInput, 'listMembers' | 'file'>;
+  file: StoredUpload['file'];
+  externalId: string;
+  when: { schedule?: StoredSchedule };
+  pick: FilePick;
+  /**
+   * Set when the person picked another sheet or column in a confirmation: where the file was read from before,
+   * for the pickers to stay should this reading fail.
+   */
+  again?: { place: FilePlace };
+}
+
+/** Where a reading came from and what else it offers: what the pickers show. */
+function placeOfReading(reading: FileReading): FilePlace {
+  const got = reading.purpose === 'recipients' ? reading.recipients : reading.personalised;
+  return {
+    ...(reading.meta.sheet === undefined ? {} : { sheet: reading.meta.sheet }),
+    ...(reading.meta.sheets === undefined ? {} : { sheets: reading.meta.sheets }),
+    numberColumn: got.numberColumn,
+    numberColumnIndex: got.numberColumnIndex,
+    columnChoices: got.columnChoices,
+  };
+}
+
+/** A Slack file object as kept with a draft: what downloads it again, nothing more. */
+function fileToKeep(file: SlackFile): StoredUpload['file'] {
+  return {
+    id: file.id,
+    name: file.name,
+    ...(file.size === undefined ? {} : { size: file.size }),
+    ...(file.url_private === undefined ? {} : { url_private: file.url_private }),
+    ...(file.url_private_download === undefined ? {} : { url_private_download: file.url_private_download }),
+  };
+}
+
 /**
- * After the ack of a compose with a file: download it with the bot token, read it, build the draft and show
- * what the file gave (the confirmation), or what stops it. Always a confirmation: a file is never sent unseen.
+ * After the ack of a compose with a file, or of a pick in its confirmation: download it with the bot token, read
+ * it, build the draft and show what the file gave (the confirmation), or what stops it. Always a confirmation: a
+ * file is never sent unseen.
  */
 async function reviewUpload(
   deps: SlackDeps,
   client: WebClient,
   userId: string,
-  view: SlackView,
-  input: ComposeInput,
-  file: SlackFile,
-  externalId: string,
-  when: { schedule?: StoredSchedule },
+  review: UploadReview,
 ): Promise<void> {
+  const { input, file, externalId, pick, again } = review;
+  const draftKey = draftKeyOf(review.origin);
   const show = (next: View) =>
     client.views
       .update({ external_id: externalId, view: next })
       .catch((error: unknown) =>
         deps.logger.debug({ err: String(error) }, 'file review not shown (closed?)'),
       );
+  // After a pick, the pickers stay under what went wrong, to read the file from elsewhere again.
+  const problem = (problems: string[], place = again?.place) =>
+    show(fileProblemView(problems, undefined, again && place ? { place, draftKey, externalId } : undefined));
   try {
     const bytes = await downloadSlackFile(file, client);
     // Read and made into numbers or messages in a thread of its own, under memory and time limits (pool.ts).
-    const reading = await deps.tableReader.read(
-      file.name,
-      bytes,
-      readRequestFor(input, deps.settings.defaultCountry),
-    );
-    const metadata = readMetadata(view);
+    const reading = await deps.tableReader.read(file.name, bytes, {
+      ...readRequestFor(input, deps.settings.defaultCountry),
+      ...pick,
+    });
     const result = await buildDraft(
       { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, reading } },
       draftContext(deps),
     );
     if (!result.ok) {
-      await show(fileProblemView(Object.values(result.errors)));
+      await problem(Object.values(result.errors), placeOfReading(reading));
       return;
     }
+    const { rejected, ...report } = result.fileReport ?? { rejected: undefined };
     const stored: StoredDraft = {
       draft: result.draft,
-      channel: metadata.channel,
-      threadTs: metadata.threadTs,
-      rootViewId: view.id,
-      rejected: result.fileReport?.rejected,
+      ...review.origin,
+      rejected,
       filename: file.name,
       ...(result.compact ? { compact: result.compact } : {}),
-      ...when,
+      ...review.when,
+      upload: { file, input, externalId, pick, reading: randomUUID() },
+      ...(result.fileReport ? { report: report as Omit<FileReport, 'rejected'> } : {}),
     };
+    const confirmation = confirmationOf(deps, stored, { report: result.fileReport, externalId });
+    if (again) {
+      // A confirmation is on screen with Send on it: the new draft is kept first, so that Send on the view that
+      // shows it finds it (a Send on the view before finds another reading, and sends nothing: see confirm).
+      try {
+        await keepDraft(deps, userId, stored);
+      } catch (error) {
+        deps.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'file draft not kept',
+        );
+        await problem([userMessageFor(error)]);
+        return;
+      }
+      await show(confirmation);
+      return;
+    }
     // The confirmation is asked of Slack first and the draft kept while Slack shows it: a 100,000-row draft is
     // megabytes of JSON (40–90 ms on SQLite, more to PostgreSQL), and nobody can press Send on a view before they
     // see it. Should the store refuse it, the confirmation is replaced by why, and Send finds no draft (nothing
     // is sent without one).
-    const shown = show(confirmationOf(deps, stored, { report: result.fileReport, externalId }));
+    const shown = show(confirmation);
     try {
       // One turn of the event loop first, for the request to reach the socket: SQLite writes synchronously.
       await new Promise((resolve) => setImmediate(resolve));
@@ -287,15 +355,41 @@ async function reviewUpload(
     await shown;
   } catch (error) {
     if (error instanceof TableFileError || error instanceof FileDownloadError) {
-      await show(fileProblemView([error.message]));
+      await problem([error.message]);
       return;
     }
     deps.logger.warn(
       { err: error instanceof Error ? error.message : String(error) },
       'uploaded file not read',
     );
-    await show(fileProblemView([userMessageFor(error)]));
+    await problem([userMessageFor(error)]);
   }
+}
+
+/**
+ * A pick in a file's confirmation (another sheet, another number column): the same file read again from there,
+ * shown in the same view ("Reading…" first), and kept under the same key in place of the draft it replaces.
+ */
+export async function readUploadAgain(
+  deps: SlackDeps,
+  client: WebClient,
+  userId: string,
+  stored: StoredDraft & { upload: StoredUpload; report: Omit<FileReport, 'rejected'> },
+  pick: FilePick,
+): Promise<void> {
+  const { upload, report } = stored;
+  await client.views
+    .update({ external_id: upload.externalId, view: readingFileView(upload.file.name, upload.externalId) })
+    .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'reading view not shown (closed?)'));
+  await reviewUpload(deps, client, userId, {
+    origin: { rootViewId: stored.rootViewId, channel: stored.channel, threadTs: stored.threadTs },
+    input: upload.input,
+    file: upload.file,
+    externalId: upload.externalId,
+    when: stored.schedule ? { schedule: stored.schedule } : {},
+    pick,
+    again: { place: report },
+  });
 }
 
 export function composeSubmissionHandler(deps: SlackDeps) {
@@ -322,16 +416,14 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       // so is pushed at once and replaced by the confirmation, or by what is wrong.
       const externalId = `compose-file:${view.id}:${deps.now().getTime()}`;
       await ack({ response_action: 'push', view: readingFileView(file.name, externalId) });
-      await reviewUpload(
-        deps,
-        client,
-        userId,
-        view,
-        { ...input, listMembers: undefined },
-        file,
+      await reviewUpload(deps, client, userId, {
+        origin: { rootViewId: view.id, channel: metadata.channel, threadTs: metadata.threadTs },
+        input,
+        file: fileToKeep(file),
         externalId,
-        storedScheduleOf(deps, when, metadata, input, file.name),
-      );
+        when: storedScheduleOf(deps, when, metadata, input, file.name),
+        pick: {},
+      });
       return;
     }
     const result = await buildDraft(
@@ -372,7 +464,10 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
   return async function handleConfirmSubmission({ ack, body, client }: ViewArgs): Promise<void> {
     const view = viewSchema.parse(body.view);
     const userId = body.user.id;
-    const { draftKey } = JSON.parse(view.private_metadata || '{}') as { draftKey?: string };
+    const { draftKey, reading } = JSON.parse(view.private_metadata || '{}') as {
+      draftKey?: string;
+      reading?: string;
+    };
     const found = draftKey ? await deps.store.drafts.get(draftKey, deps.now()) : undefined;
     const stored =
       found && found.owner === userId ? restoredForm(found.payload as unknown as StoredDraft) : undefined;
@@ -380,6 +475,20 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
       await ack({
         response_action: 'update',
         view: draftExpiredView(),
+      });
+      return;
+    }
+    if (stored.upload && stored.report && stored.upload.reading !== reading) {
+      // The file was read again (another sheet or column) since this view was drawn, or this view was drawn
+      // before its own reading was kept: its Send would send what it does not show. The kept reading is shown.
+      await ack({
+        response_action: 'update',
+        view: rereadNoticeView(
+          confirmationOf(deps, stored, {
+            report: { ...stored.report, rejected: stored.rejected ?? [] },
+            externalId: stored.upload.externalId,
+          }),
+        ),
       });
       return;
     }

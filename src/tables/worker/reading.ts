@@ -2,7 +2,9 @@ import type { CsvError } from '../../sms/csv.js';
 import type { CountryCode } from '../../sms/numbers.js';
 import { type AddressedRows, addressRows } from '../../sms/personalise.js';
 import {
+  type ColumnChoice,
   type FileRecipients,
+  type PhoneColumnOptions,
   personalisedTable,
   type RejectedRow,
   recipientColumns,
@@ -29,6 +31,13 @@ export interface ReadRequest {
   country: CountryCode;
   /** A worksheet by name; else the reader's own choice. */
   sheet?: string;
+  /** The column to read the numbers from (a ColumnChoice's index), as the person picked it; else the reader's choice. */
+  phoneColumn?: number;
+}
+
+/** The request's forced column, as file-recipients.ts takes it: the same for the head and the whole table. */
+function columnOptionsOf(request: ReadRequest): PhoneColumnOptions {
+  return request.phoneColumn === undefined ? {} : { phoneColumn: request.phoneColumn };
 }
 
 /** How a file was read, without its rows: what the confirmation says of it. */
@@ -42,6 +51,13 @@ export type TableMeta = Omit<Table, 'records'>;
 export interface PersonalisedFile {
   columns: string[];
   numberColumn: string;
+  /** Where the number column is in each record (0-based): what ReadRequest.phoneColumn takes to keep it. */
+  numberColumnIndex: number;
+  /** The close candidates for the number column, the chosen one first; empty when the choice was clear. */
+  columnChoices: ColumnChoice[];
+  /** The file's line (or sheet row) of the header. */
+  headerLine?: number;
+  /** The rows under the header (a title or notes above it not counted). */
   rowsRead: number;
   /** No header, a number in it, a column twice: nothing else is read. */
   headerError?: CsvError;
@@ -84,8 +100,8 @@ function tooWide(filename: string, records: readonly TableRecord[]): TableFileEr
 export function columnsWantedOf(request: ReadRequest, filename = 'The file'): ColumnsWanted {
   const wanted =
     request.purpose === 'recipients'
-      ? recipientColumns(request.country)
-      : personalisedColumns(request.template ?? '', request.country);
+      ? recipientColumns(request.country, columnOptionsOf(request))
+      : personalisedColumns(request.template ?? '', request.country, columnOptionsOf(request));
   return (head) => {
     // Refused before the phone column is looked for across a row of 800,000 cells.
     const wide = tooWide(filename, head);
@@ -113,21 +129,35 @@ export function interpretTable(filename: string, table: Table, request: ReadRequ
   if (wide) throw wide;
   const { records, ...meta } = table;
   if (request.purpose === 'recipients') {
-    return { purpose: 'recipients', meta, recipients: recipientsFromTable(table, request.country) };
+    return {
+      purpose: 'recipients',
+      meta,
+      recipients: recipientsFromTable(table, request.country, columnOptionsOf(request)),
+    };
   }
   return {
     purpose: 'personalised',
     meta,
-    personalised: personalisedFile(table, request.template ?? '', request.country),
+    personalised: personalisedFile(table, request.template ?? '', request.country, columnOptionsOf(request)),
   };
 }
 
-function personalisedFile(table: Table, template: string, country: CountryCode): PersonalisedFile {
-  const csv = personalisedTable(table, country);
+function personalisedFile(
+  table: Table,
+  template: string,
+  country: CountryCode,
+  options: PhoneColumnOptions,
+): PersonalisedFile {
+  const csv = personalisedTable(table, country, options);
   const file: PersonalisedFile = {
     columns: csv.columns,
     numberColumn: csv.numberColumn,
-    rowsRead: Math.max(0, table.records.length - 1),
+    numberColumnIndex: csv.numberColumnIndex,
+    columnChoices: csv.columnChoices,
+    ...(csv.headerLine === undefined ? {} : { headerLine: csv.headerLine }),
+    // Only the rows under the header: a title or notes above it are not data. Without a header, every record
+    // but the first, as the person reads the file.
+    rowsRead: csv.errors.length > 0 ? Math.max(0, table.records.length - 1) : csv.rows.length,
     missingColumns: [],
     rejected: [],
     duplicates: 0,

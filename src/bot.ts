@@ -13,6 +13,7 @@ import { CampaignRunner } from './jobs/campaigns.js';
 import { DigestScheduler } from './jobs/digest-scheduler.js';
 import type { InboundPoster } from './jobs/inbound-poster.js';
 import { InboundRelay, type InboundRelaySettings } from './jobs/inbound-relay.js';
+import { MonthlyReports } from './jobs/monthly-report.js';
 import { RetentionPurge } from './jobs/retention.js';
 import { ScheduledSender } from './jobs/scheduled-sends.js';
 import { DeliveryTracker } from './jobs/tracker.js';
@@ -30,6 +31,7 @@ import { cardOnProgress, postCard } from './slack/delivery-cards.js';
 import { type SlackDeps, sendingSettingsOf } from './slack/deps.js';
 import { SlackDigestPoster } from './slack/digest-poster.js';
 import { sendPolicyOf } from './slack/permissions.js';
+import { monthlyReportPoster } from './slack/report-runner.js';
 import { slackScheduledPort } from './slack/scheduled-port.js';
 import { createSlackInboundPoster, inboundWebClient } from './slack/slack-inbound-poster.js';
 import { useCurrency } from './slack/ui/format.js';
@@ -81,6 +83,8 @@ export interface Bot {
   readonly digests: DigestScheduler;
   readonly alerts: LowBalanceChecker;
   readonly retention: RetentionPurge;
+  /** `/sms subscribe report`: last month's report on the first day of each month. */
+  readonly monthlyReports: MonthlyReports;
   /** Fires scheduled sends when due (tests call tick()). */
   readonly scheduled: ScheduledSender;
   readonly http: RunningHttpServer;
@@ -461,6 +465,15 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       settings: { ...framing, alertCheckMinutes: config.digests.alertCheckMinutes },
     });
 
+    const monthlyReports = new MonthlyReports({
+      store,
+      poster: monthlyReportPoster(deps, slack.app.client),
+      logger,
+      now,
+      instanceId,
+      jobObserver: metrics?.jobs,
+    });
+
     const retention = new RetentionPurge({
       store,
       logger,
@@ -490,6 +503,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       () => campaigns.stop(),
       () => relay.stop(),
       () => digests.stop(),
+      () => monthlyReports.stop(),
       () => alerts.stop(),
       () => retention.stop(),
       () => scheduled.stop(),
@@ -515,6 +529,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
       digests,
       alerts,
       retention,
+      monthlyReports,
       scheduled,
       http,
       workspace,
@@ -533,6 +548,7 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
             campaigns.start();
             relay.start();
             digests.start();
+            monthlyReports.start();
             alerts.start();
             retention.start();
             scheduled.start();

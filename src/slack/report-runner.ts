@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import type { MonthlyReportPoster } from '../jobs/monthly-report.js';
 import type { ReportScope } from '../reports/build.js';
 import type { ReportDetail } from '../reports/send-lines.js';
 import { ensureBotCanPost } from './conversation-access.js';
@@ -31,6 +32,8 @@ export interface ReportRequest {
   userId: string;
   channelId: string;
   threadTs?: string;
+  /** Posted by a `report` subscription: `userId` is who subscribed the channel. */
+  monthly?: boolean;
 }
 
 /** A Slack user's name as a report shows it (users.info, scope users:read), or the id when Slack will not say. */
@@ -71,17 +74,39 @@ export async function prepareReport(
   };
 }
 
-async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequest): Promise<void> {
+/** Posts last month's report where a `report` subscription asks for it (src/jobs/monthly-report.ts). */
+export function monthlyReportPoster(deps: SlackDeps, client: WebClient): MonthlyReportPoster {
+  return {
+    async post(subscription, period) {
+      const made = await runReport(deps, client, {
+        scope: { kind: 'period', period },
+        what: period.label,
+        basename: `sms-report-${period.slug}`,
+        detail: subscription.detail,
+        inboundDetails: false,
+        format: 'xlsx',
+        userId: subscription.createdBy,
+        channelId: subscription.channel,
+        monthly: true,
+      });
+      if (!made) throw new Error(`the report of ${period.label} was not made`);
+    },
+  };
+}
+
+/** Builds and shares the report; true once it is shared, false when it was not (its message says why). */
+async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequest): Promise<boolean> {
   const log = deps.logger.child({
     user: request.userId,
     channel: request.channelId,
     report: request.basename,
   });
   const { what, userId, detail } = request;
+  const asked = { userId, monthly: request.monthly === true };
   const posted = await client.chat.postMessage({
     channel: request.channelId,
     ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
-    ...reportProgressMessage(userId, what, detail, 0, 0),
+    ...reportProgressMessage(asked, what, detail, 0, 0),
   });
   const ts = posted.ts;
   const update = async (message: { text: string; blocks: unknown[] }) => {
@@ -129,7 +154,7 @@ async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequ
       async ({ done, total }) => {
         if (Date.now() - lastShown < PROGRESS_EVERY_MS || done >= total) return;
         lastShown = Date.now();
-        await update(reportProgressMessage(userId, what, detail, done, total));
+        await update(reportProgressMessage(asked, what, detail, done, total));
       },
     );
     const heading = {
@@ -154,10 +179,12 @@ async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequ
       channelId: request.channelId,
       ...(request.threadTs ? { threadTs: request.threadTs } : {}),
     });
-    await update(reportDoneMessage(userId, what, detail, built.sends, filename, built.unread));
+    await update(reportDoneMessage(asked, what, detail, built.sends, filename, built.unread));
     log.info({ sends: built.sends, bytes: bytes.length }, 'report shared');
+    return true;
   } catch (error) {
     log.warn({ err: error instanceof Error ? error.message : String(error) }, 'report not made');
-    await update(reportFailedMessage(userId, what, userMessageFor(error).replace(/^:\w+: /, '')));
+    await update(reportFailedMessage(asked, what, userMessageFor(error).replace(/^:\w+: /, '')));
+    return false;
   }
 }

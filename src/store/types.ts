@@ -425,7 +425,9 @@ export type DigestKind = 'balance' | 'stats' | 'surveys';
 export type SubscriptionSpec =
   | { kind: 'inbound'; keyword?: string | null; recipient?: string | null }
   | { kind: 'digest'; digest: DigestKind; cron: string; timezone: string }
-  | { kind: 'low_balance'; threshold: number };
+  | { kind: 'low_balance'; threshold: number }
+  /** Last month's report, posted on the first day of each month in `timezone`; counts, or texts and numbers too. */
+  | { kind: 'report'; detail: 'counts' | 'full'; timezone: string };
 
 export type SubscriptionKind = SubscriptionSpec['kind'];
 

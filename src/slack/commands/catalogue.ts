@@ -114,15 +114,15 @@ export const SUBCOMMANDS = [
   {
     name: 'subscribe',
     usage:
-      'subscribe inbound [keyword K] [to RECIPIENT] | subscribe digest [balance|stats|surveys|all] [daily HH:MM | weekdays HH:MM | weekly DAY HH:MM | monthly D HH:MM | cron "EXPR"]',
-    summary: 'this channel gets inbound SMS, or digests on a schedule',
+      'subscribe inbound [keyword K] [to RECIPIENT] | subscribe digest [balance|stats|surveys|all] [daily HH:MM | weekdays HH:MM | weekly DAY HH:MM | monthly D HH:MM | cron "EXPR"] | subscribe report [with-texts]',
+    summary: 'this channel gets inbound SMS, digests on a schedule, or last month’s report on the 1st',
     example: '/sms subscribe digest all daily 09:00',
     needs: 'admin',
     group: 'Channel subscriptions',
   },
   {
     name: 'unsubscribe',
-    usage: 'unsubscribe inbound | unsubscribe digest [balance|stats|surveys|all]',
+    usage: 'unsubscribe inbound | unsubscribe digest [balance|stats|surveys|all] | unsubscribe report',
     summary: 'stop what this channel gets',
     example: '/sms unsubscribe digest stats',
     needs: 'admin',

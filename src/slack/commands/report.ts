@@ -1,7 +1,9 @@
 import { PeriodError, parsePeriod } from '../../reports/period.js';
+import { ensureBotCanPost } from '../conversation-access.js';
 import { UserInputError } from '../errors.js';
 import { satisfies } from '../permissions.js';
 import { prepareReport } from '../report-runner.js';
+import { escapeMrkdwn } from '../ui/format.js';
 import { reportStartedText } from '../ui/sending-report.js';
 import { usageError } from './arguments.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
@@ -52,3 +54,65 @@ export async function reportCommand(ctx: CommandContext): Promise<void> {
 }
 
 export const REPORT_HANDLERS = { report: reportCommand } satisfies SubcommandHandlers;
+
+/** `/sms subscribe report [with-texts]`: last month's report in this channel on the first day of each month. */
+export async function subscribeReport(ctx: CommandContext): Promise<void> {
+  const words = ctx.args.slice(1).map((w) => w.toLowerCase());
+  if (words.some((w) => w !== 'with-texts'))
+    throw new UserInputError(
+      'Subscribe as `/sms subscribe report` (counts only) or `/sms subscribe report with-texts` (texts and numbers too: everyone in this channel sees them).',
+    );
+  const detail = words.includes('with-texts') ? 'full' : 'counts';
+  // Posted by the job with nobody at hand: a conversation it could never post in is refused now.
+  await ensureBotCanPost(ctx.client, ctx.channelId);
+  const timezone = ctx.deps.settings.reportTimeZone;
+  const existing = (await ctx.deps.store.subscriptions.listByChannel(ctx.channelId)).filter(
+    (s) => s.kind === 'report',
+  );
+  if (existing.some((s) => s.kind === 'report' && s.detail === detail && s.timezone === timezone)) {
+    await ctx.respond({
+      response_type: 'ephemeral',
+      text: ':information_source: This channel already gets the monthly SMS report. `/sms subscriptions` lists what it gets.',
+    });
+    return;
+  }
+  for (const s of existing) await ctx.deps.store.subscriptions.remove(s.id);
+  await ctx.deps.store.subscriptions.add(
+    ctx.channelId,
+    { kind: 'report', detail, timezone },
+    ctx.userId,
+    ctx.deps.now(),
+  );
+  await ctx.deps.store.audit.append({
+    actor: ctx.userId,
+    action: 'report.subscribe',
+    target: ctx.channelId,
+    details: { detail, timezone },
+    at: ctx.deps.now(),
+  });
+  await ctx.respond({
+    response_type: 'in_channel',
+    text: `:bar_chart: <@${ctx.userId}> subscribed this channel to the monthly SMS report (${detail === 'full' ? 'with texts and numbers' : 'counts only'}): last month's .xlsx on the first day of each month (${escapeMrkdwn(timezone)}). \`/sms unsubscribe report\` stops it.`,
+  });
+}
+
+/** `/sms unsubscribe report`. */
+export async function unsubscribeReport(ctx: CommandContext): Promise<void> {
+  const existing = (await ctx.deps.store.subscriptions.listByChannel(ctx.channelId)).filter(
+    (s) => s.kind === 'report',
+  );
+  if (existing.length === 0)
+    throw new UserInputError('This channel has no monthly report. `/sms subscriptions` lists what it has.');
+  for (const s of existing) await ctx.deps.store.subscriptions.remove(s.id);
+  await ctx.deps.store.audit.append({
+    actor: ctx.userId,
+    action: 'report.unsubscribe',
+    target: ctx.channelId,
+    details: { subscriptions: existing.map((s) => s.id) },
+    at: ctx.deps.now(),
+  });
+  await ctx.respond({
+    response_type: 'in_channel',
+    text: `:wave: <@${ctx.userId}> stopped the monthly SMS report in this channel.`,
+  });
+}

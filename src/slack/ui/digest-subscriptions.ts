@@ -34,6 +34,8 @@ export function subscriptionLine(sub: Subscription, view: SubscriptionsView): st
             : '';
       return `:bell: *Balance alert* below ${formatMoney(sub.threshold)}${state}`;
     }
+    case 'report':
+      return `:bar_chart: *Monthly SMS report* · last month's .xlsx on the 1st (${escapeMrkdwn(sub.timezone)}), ${sub.detail === 'full' ? 'with texts and numbers' : 'counts only'}`;
     case 'inbound': {
       const filters = [
         sub.keyword ? `keyword *${inlineText(sub.keyword, 30)}*` : '',

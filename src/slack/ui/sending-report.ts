@@ -23,14 +23,22 @@ export function reportButtonBlock(kind: keyof typeof REPORT_ACTIONS, id: number)
   };
 }
 
+/** Who the report is for: whoever asked, or whoever subscribed the channel to the monthly report. */
+export interface ReportAsker {
+  userId: string;
+  monthly: boolean;
+}
+
 /** Says who asked and what the file will hold, so the channel knows why a report appears. */
-function asked(userId: string, what: string, detail: 'counts' | 'full'): string {
-  const level = detail === 'full' ? 'with texts and numbers' : 'counts only (viewer role)';
-  return `<@${userId}> asked for the SMS report of ${escapeMrkdwn(what)}, ${level}.`;
+function asked(by: ReportAsker, what: string, detail: 'counts' | 'full'): string {
+  const level = detail === 'full' ? 'with texts and numbers' : 'counts only';
+  return by.monthly
+    ? `The monthly SMS report of ${escapeMrkdwn(what)}, ${level}: <@${by.userId}> subscribed this channel (\`/sms unsubscribe report\` stops it).`
+    : `<@${by.userId}> asked for the SMS report of ${escapeMrkdwn(what)}, ${level}.`;
 }
 
 export function reportProgressMessage(
-  userId: string,
+  userId: ReportAsker,
   what: string,
   detail: 'counts' | 'full',
   done: number,
@@ -44,7 +52,7 @@ export function reportProgressMessage(
 }
 
 export function reportDoneMessage(
-  userId: string,
+  userId: ReportAsker,
   what: string,
   detail: 'counts' | 'full',
   sends: number,
@@ -62,8 +70,9 @@ export function reportDoneMessage(
   return { text: done, blocks };
 }
 
-export function reportFailedMessage(userId: string, what: string, why: string): Message {
-  const text = `:x: The report of ${escapeMrkdwn(what)} that <@${userId}> asked for was not made. ${why}`;
+export function reportFailedMessage(by: ReportAsker, what: string, why: string): Message {
+  const whose = by.monthly ? 'monthly report' : `report that <@${by.userId}> asked for`;
+  const text = `:x: The ${whose} of ${escapeMrkdwn(what)} was not made. ${why}`;
   return { text, blocks: [section(text)] };
 }
 

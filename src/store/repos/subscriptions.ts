@@ -13,6 +13,9 @@ function filterKey(spec: SubscriptionSpec): string {
       return JSON.stringify([spec.digest, spec.cron.trim(), spec.timezone]);
     case 'low_balance':
       return JSON.stringify([spec.threshold]);
+    case 'report':
+      // One monthly report per channel, whatever its detail (subscribing again replaces it).
+      return JSON.stringify(['monthly']);
   }
 }
 
@@ -28,6 +31,8 @@ function config(spec: SubscriptionSpec): string {
       return JSON.stringify({ digest: spec.digest, cron: spec.cron.trim(), timezone: spec.timezone });
     case 'low_balance':
       return JSON.stringify({ threshold: spec.threshold });
+    case 'report':
+      return JSON.stringify({ detail: spec.detail, timezone: spec.timezone });
   }
 }
 

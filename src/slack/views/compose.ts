@@ -34,13 +34,7 @@ import { allowed, denialText, roleOf } from '../permissions.js';
 import { sendAndShow } from '../send-flow.js';
 import { confirmView } from '../ui/compose.js';
 import { type FilePlace, fileProblemView, readingFileView, rereadNoticeView } from '../ui/file-report.js';
-import {
-  confirmedBelowView,
-  draftExpiredView,
-  sendingView,
-  sendNoticeView,
-  sendOutcomeView,
-} from '../ui/send-outcome.js';
+import { draftExpiredView, sendingView, sendNoticeView, sendOutcomeView } from '../ui/send-outcome.js';
 import { inputOf, type StoredSchedule, saveSchedule, scheduleOfChoice } from './schedule.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -106,7 +100,10 @@ async function send(
       await client.views
         .update({
           view_id: viewId,
-          view: sendOutcomeView(outcome, deps.settings.simulated, role),
+          view: sendOutcomeView(outcome, deps.settings.simulated, role, {
+            channel: stored.channel,
+            ...(stored.threadTs ? { threadTs: stored.threadTs } : {}),
+          }),
         })
         .catch((error: unknown) =>
           deps.logger.debug({ err: String(error) }, 'result view not shown (closed?)'),
@@ -494,14 +491,20 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     }
     // The role, opt-outs and limits are checked by the send path itself, at the moment of sending,
     // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
+    // Slack closes a view answered with an empty ack and shows the one below: the compose view, turned into
+    // "Sending…" first, shows the result, and one modal is left to close (`update` here would leave two).
+    const below =
+      stored.rootViewId !== view.id &&
+      (await client.views.update({ view_id: stored.rootViewId, view: waitingView(deps, stored) }).then(
+        () => true,
+        () => false,
+      ));
+    if (below) {
+      await ack();
+      await sendOrSchedule(deps, client, userId, stored, stored.rootViewId);
+      return;
+    }
     await ack({ response_action: 'update', view: waitingView(deps, stored) });
     await sendOrSchedule(deps, client, userId, stored, view.id);
-    // The compose view below is left as it was; submitting it again finds the same key and sends nothing.
-    await client.views
-      .update({
-        view_id: stored.rootViewId,
-        view: confirmedBelowView(),
-      })
-      .catch(() => undefined);
   };
 }

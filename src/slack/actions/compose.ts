@@ -11,6 +11,7 @@ import {
 import type { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
 import { composeView, FIELD } from '../ui/compose.js';
+import { replyingToOf } from '../ui/reply-context.js';
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -61,7 +62,7 @@ async function rebuild(
         : undefined,
     lists: optionsOf(view, FIELD.list).map((o) => ({ name: o.value, size: sizeFromLabel(o.label) })),
     templates: optionsOf(view, FIELD.template).map((o) => ({ name: o.value })),
-    prefill: { text: change.text, sender: input.sender },
+    prefill: { text: change.text, sender: input.sender, replyingTo: replyingToOf(view.blocks) },
     estimate,
     metadata: { ...metadata, mode, textVersion },
     simulated: deps.settings.simulated,

@@ -6,6 +6,7 @@ import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, roleOf } from '../permissions.js';
 import { INBOUND_REPLY_ACTION, parseReplyValue } from '../ui/inbound-post.js';
+import { quotedSmsOf, replyingToText } from '../ui/reply-context.js';
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -17,7 +18,7 @@ async function tellUser(args: ActionArgs, text: string): Promise<void> {
 
 /**
  * Reply: the compose modal, prefilled with the number, and with the number it wrote to as the sender
- * when that is one of ours (openCompose keeps only known senders). The delivery card goes into the
+ * when that is one of ours (openCompose keeps only known senders), the SMS being answered shown above. The delivery card goes into the
  * post's thread, where the conversation is.
  */
 export function replyHandler(deps: SlackDeps) {
@@ -33,14 +34,22 @@ export function replyHandler(deps: SlackDeps) {
         await tellUser(args, denialText('sender', await roleOf(deps, userId)));
         return;
       }
-      const message = body.message as { ts?: string; thread_ts?: string } | undefined;
+      const message = body.message as
+        | { ts?: string; thread_ts?: string; blocks?: { block_id?: string; text?: { text?: string } }[] }
+        | undefined;
       const threadTs = message?.thread_ts ?? message?.ts;
+      const blockId = (args.action as { block_id?: string }).block_id;
+      const section = message?.blocks?.find((b) => b.block_id === blockId);
       await openCompose(
         deps,
         args.client,
         body.trigger_id,
         { channel, ...(threadTs ? { threadTs } : {}) },
-        { recipients: formatForPeople(target.msisdn), sender: target.recipient || undefined },
+        {
+          recipients: formatForPeople(target.msisdn),
+          sender: target.recipient || undefined,
+          replyingTo: replyingToText(target.msisdn, quotedSmsOf(section?.text?.text)),
+        },
         userId,
       );
     } catch (error) {

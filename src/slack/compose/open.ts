@@ -15,6 +15,8 @@ export interface ComposePrefill {
   recipients?: string;
   text?: string;
   sender?: string;
+  /** A reply: who is answered and their SMS, shown above the fields (reply-context.ts). */
+  replyingTo?: string;
   /** Editing a scheduled personalised send: its mode and CSV. */
   mode?: 'same' | 'personalised';
   csv?: string;

@@ -4,6 +4,7 @@ import { encodingLabel } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { fileReportBlocks } from './file-report.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
+import { replyingToBlock } from './reply-context.js';
 import { campaignLine, scheduleBlocks, scheduledLine } from './scheduled.js';
 
 export const COMPOSE_CALLBACK = 'compose';
@@ -67,7 +68,7 @@ export interface ComposeViewOptions {
   sendersProblem?: string;
   lists: readonly { name: string; size: number }[];
   templates: readonly { name: string }[];
-  prefill: { recipients?: string; text?: string; sender?: string; csv?: string };
+  prefill: { recipients?: string; text?: string; sender?: string; csv?: string; replyingTo?: string };
   estimate: string;
   metadata: ComposeMetadata;
   simulated: boolean;
@@ -123,7 +124,11 @@ const MODE_OPTIONS: PlainTextOption[] = [
 
 export function composeView(o: ComposeViewOptions): ModalView {
   const { mode } = o.metadata;
-  const blocks: KnownBlock[] = [...simulatedNotice(o.simulated), senderBlock(o)];
+  const blocks: KnownBlock[] = [
+    ...simulatedNotice(o.simulated),
+    ...(o.prefill.replyingTo ? [replyingToBlock(o.prefill.replyingTo)] : []),
+    senderBlock(o),
+  ];
   blocks.push({
     type: 'input',
     block_id: FIELD.mode,

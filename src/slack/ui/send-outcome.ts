@@ -26,13 +26,33 @@ export function sendOutcomeView(
   outcome: SendOutcome | CampaignStarted,
   simulated: boolean,
   role: Role | undefined,
+  /** Where the card went: a reply's card is in the thread of the SMS it answers. */
+  card?: CardPlace,
 ): ModalView {
   // Too many recipients for one gateway call: it went as a campaign of chunks.
   if (outcome.kind === 'campaign') return campaignStartedView(outcome.campaign, !outcome.created, simulated);
-  return messageView(TITLE, outcomeBlocks(outcome, simulated, role));
+  return messageView(TITLE, outcomeBlocks(outcome, simulated, role, card));
 }
 
-function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | undefined): KnownBlock[] {
+export interface CardPlace {
+  channel: string;
+  threadTs?: string;
+}
+
+/** "in the channel", or where exactly: a person looking for the card of a reply looks in the thread. */
+function cardPlaceText(card: CardPlace | undefined): string {
+  if (!card) return 'in the channel';
+  return card.threadTs
+    ? `in the thread of the SMS you answered, in <#${card.channel}>`
+    : `in <#${card.channel}>`;
+}
+
+function outcomeBlocks(
+  outcome: SendOutcome,
+  simulated: boolean,
+  role: Role | undefined,
+  card?: CardPlace,
+): KnownBlock[] {
   const leftOut = optedOutAtSending(outcome.row);
   const notice = [
     ...simulatedNotice(simulated),
@@ -43,7 +63,7 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | un
       return [
         ...notice,
         section(
-          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is in the channel.` +
+          `:white_check_mark: Sent. Batch *${outcome.messageId}* is on its way; its delivery card is ${cardPlaceText(card)}.` +
             (outcome.late
               ? ' The gateway answered so late that the send had been shown as state unknown meanwhile; it is recorded as sent now.'
               : ''),
@@ -65,7 +85,7 @@ function outcomeBlocks(outcome: SendOutcome, simulated: boolean, role: Role | un
       return [
         ...notice,
         section(
-          `:warning: *State unknown — check before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically. Its card in the channel offers *Check the gateway*; \`/sms status ${sendReference(outcome.row)}\` shows it again.`,
+          `:warning: *State unknown — check before sending again.* The gateway did not answer clearly, so it may or may not have accepted the send. smsops will not resend it automatically. Its card (${cardPlaceText(card)}) offers *Check the gateway*; \`/sms status ${sendReference(outcome.row)}\` shows it again.`,
         ),
       ];
     case 'duplicate':
@@ -89,9 +109,4 @@ export function draftExpiredView(): ModalView {
   return sendNoticeView(
     ':hourglass: This draft has expired or is not yours. Nothing was sent; start again with `/sms send`.',
   );
-}
-
-/** What the compose view below a confirmed send turns into. */
-export function confirmedBelowView(): ModalView {
-  return messageView(TITLE, [context('This send was confirmed; see the result above.')]);
 }

@@ -45,7 +45,13 @@ async function submitFile(filename: string, bytes: Uint8Array, text: string, per
 /** The admin picks `value` in one of the confirmation's pickers: the view once the file is read again. */
 async function pick(review: ViewOutput, actionId: string, blockId: string, value: string) {
   const after = h.fake.state.journal.seq;
-  await h.driver.blockAction({ userId: users.admin, view: review, actionId, blockId, selectedOption: { value } });
+  await h.driver.blockAction({
+    userId: users.admin,
+    view: review,
+    actionId,
+    blockId,
+    selectedOption: { value },
+  });
   const next = await reviewAfter(after);
   // "Reading…" was shown in the same view first.
   const reading = h.fake.state
@@ -91,6 +97,57 @@ describe('picking where an uploaded file is read from, in its confirmation', () 
     expect(other.submit?.text).toBe('Send 3 messages');
 
     expect(await sendShown(/3 pending$/)).toEqual(['905441000001', '905441000002', '905441000003']);
+  });
+
+  it('never sends a reading the pressed view does not show: Send on a view drawn before the pick shows the new one', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const first = workbook.addWorksheet('Ocak');
+    first.addRow(['GSM']);
+    first.addRow(['05443000001']);
+    const second = workbook.addWorksheet('Şubat');
+    second.addRow(['GSM']);
+    for (const n of ['05444000001', '05444000002']) second.addRow([n]);
+    const bytes = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+    const review = await submitFile('aylar.xlsx', bytes, 'Eski görünüm testi.');
+    expect(viewText(review)).toContain('Sheet “Ocak” of 2 visible sheets');
+    const drawnBefore = structuredClone(review);
+    await pick(review, 'compose_file_sheet', 'file_sheet', '1');
+
+    // The person's Slack still shows the view from before the pick when they press Send.
+    const { id, hash, state, ...shape } = drawnBefore as ViewOutput & { hash?: unknown; state?: unknown };
+    void hash;
+    void state;
+    h.fake.state.views.update({ viewId: id }, shape as never);
+    const batches = (await h.control.state()).batches.length;
+    const stale = await h.driver.viewSubmission({ userId: users.admin, view: drawnBefore });
+    expect(stale.outcome.kind).toBe('updated');
+    const shown = viewText(h.fake.state.views.top(users.admin)!);
+    expect(shown).toContain('Nothing was sent');
+    expect(shown).toContain('Sheet “Şubat” of 2 visible sheets');
+    expect((await h.control.state()).batches.length).toBe(batches);
+
+    expect(await sendShown(/2 pending$/)).toEqual(['905444000001', '905444000002']);
+  });
+
+  it('offers at most 100 sheets, the one read among them, within what Slack takes', async () => {
+    const workbook = new ExcelJS.Workbook();
+    for (let i = 1; i <= 105; i++) {
+      const sheet = workbook.addWorksheet(`Şube ${i} ${'x'.repeat(20)}`);
+      sheet.addRow(['Cep']);
+      sheet.addRow([`0545${String(i).padStart(7, '0')}`]);
+    }
+    workbook.views = [{ activeTab: 102 } as ExcelJS.WorkbookView];
+    const bytes = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+    const review = await submitFile('subeler.xlsx', bytes, 'Şube testi.');
+    expect(review.callback_id).toBe('confirm_send');
+    const select = (review.blocks as { block_id?: string; elements?: unknown[] }[]).find(
+      (b) => b.block_id === 'file_sheet',
+    )!.elements![0] as { options: { value: string }[]; initial_option: { value: string } };
+    expect(select.options).toHaveLength(100);
+    expect(select.initial_option.value).toBe('102');
+    expect(select.options.at(-1)!.value).toBe('102');
+    const other = await pick(review, 'compose_file_sheet', 'file_sheet', '4');
+    expect(viewText(other)).toContain(`Sheet “Şube 5 ${'x'.repeat(20)}” of 105 visible sheets`);
   });
 
   it('offers close number columns with their share of mobiles, and sends to the column picked', async () => {

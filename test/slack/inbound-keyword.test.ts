@@ -41,3 +41,27 @@ describe('the inbound post', () => {
     expect(post).not.toContain('keyword');
   });
 });
+
+describe('/sms inbox', () => {
+  it('shows the keyword as the inbound post does: without the message’s punctuation', async () => {
+    const start = h.fake.state.journal.seq;
+    await h.control.inbound([
+      { MSISDN: '905321234567', Text: 'Merhaba, siparişim nerede?', Recipient: 'ACME' },
+      { MSISDN: '905329876543', Text: '?? ne zaman', Recipient: 'ACME' },
+    ]);
+    await h.sms('inbox');
+    const { message } = await h.fake.state.waitFor(
+      'ephemeral',
+      (e) =>
+        e.action !== 'deleted' &&
+        e.message.recipient === users.admin &&
+        /Inbound SMS/.test(JSON.stringify(e.message.blocks)),
+      { after: start },
+    );
+    const shown = JSON.stringify(message.blocks);
+    expect(shown).toContain('keyword *MERHABA*');
+    expect(shown).not.toContain('MERHABA,');
+    // A keyword made only of punctuation is no keyword at all.
+    expect(shown).not.toMatch(/\+90 532 987 65 43\*[^\\]*keyword/);
+  });
+});

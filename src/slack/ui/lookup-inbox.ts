@@ -3,7 +3,7 @@ import type { InboundMessage } from '../../gateway/index.js';
 import { formatForPeople } from '../../sms/index.js';
 import { INBOX_DAYS } from '../lookup-windows.js';
 import { context, header, section, simulatedNotice } from './blocks.js';
-import { formatTime, plural } from './format.js';
+import { formatTime, plural, shownKeyword } from './format.js';
 import {
   inlineText,
   LIST_BLOCK_BUDGET,
@@ -17,10 +17,11 @@ import {
 const MAX_TEXT = 500;
 
 function entry(m: InboundMessage, timeZone: string): string {
+  const keyword = shownKeyword(m.keyword);
   const facts = [
     `*${formatForPeople(m.msisdn)}*`,
     `to ${inlineText(m.recipient || '—', 30)}`,
-    ...(m.keyword ? [`keyword *${inlineText(m.keyword, 30)}*`] : []),
+    ...(keyword ? [`keyword *${inlineText(keyword, 30)}*`] : []),
     formatTime(m.received, timeZone),
   ];
   return `${facts.join(' · ')}\n${quoteText(m.text, MAX_TEXT)}`;

@@ -150,6 +150,26 @@ describe('picking where an uploaded file is read from, in its confirmation', () 
     expect(viewText(other)).toContain(`Sheet “Şube 5 ${'x'.repeat(20)}” of 105 visible sheets`);
   });
 
+  it('after a sheet that gives nothing, says why and keeps the sheet picker to go back', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const list = workbook.addWorksheet('Liste');
+    list.addRow(['Cep']);
+    list.addRow(['05446000001']);
+    const notes = workbook.addWorksheet('Notlar');
+    notes.addRow(['Bu dosya Mart listesidir.']);
+    const bytes = new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+    const review = await submitFile('notlu.xlsx', bytes, 'Geri dönüş testi.');
+    const problem = await pick(review, 'compose_file_sheet', 'file_sheet', '1');
+    expect(problem.title.text).toBe('Check the file');
+    expect(viewText(problem)).toContain('Sheet “Notlar” of 2 visible sheets');
+    expect(viewText(problem)).not.toContain('compose_file_column');
+
+    const back = await pick(problem, 'compose_file_sheet', 'file_sheet', '0');
+    expect(back.callback_id).toBe('confirm_send');
+    expect(viewText(back)).toContain('Sheet “Liste” of 2 visible sheets');
+    expect(await sendShown(/1 pending$/)).toEqual(['905446000001']);
+  });
+
   it('offers close number columns with their share of mobiles, and sends to the column picked', async () => {
     const csv = [
       'Ad;Cep Telefonu;Telefon',

@@ -13,13 +13,12 @@ function pickOf(actionId: string, value: string | undefined, stored: StoredDraft
   if (!report || value === undefined || !/^\d{1,6}$/.test(value)) return undefined;
   const place = Number(value);
   if (actionId === FILE_PICK_ACTIONS.sheet) {
+    // The sheet already read is read again too: after a failed pick, it is the way back to the kept draft's.
     const sheet = report.sheets?.[place];
     // Another sheet has other columns: its number column is found afresh.
-    return sheet === undefined || sheet === report.sheet ? undefined : { sheet };
+    return sheet === undefined ? undefined : { sheet };
   }
-  if (place === report.numberColumnIndex || !report.columnChoices.some((c) => c.index === place)) {
-    return undefined;
-  }
+  if (!report.columnChoices.some((c) => c.index === place)) return undefined;
   return { ...(report.sheet === undefined ? {} : { sheet: report.sheet }), phoneColumn: place };
 }
 
@@ -52,7 +51,7 @@ export function filePickHandler(deps: SlackDeps) {
       }
       const value = (action as { selected_option?: { value?: string } }).selected_option?.value;
       const pick = pickOf(action.action_id, value, stored);
-      // The option already read, or one the confirmation did not offer: nothing to read again.
+      // An option the confirmation did not offer: nothing to read.
       if (!pick) return;
       await readUploadAgain(
         deps,

@@ -189,7 +189,8 @@ export function fileProblemView(
     close: { type: 'plain_text', text: 'Back' },
     blocks: [
       section(`:warning: ${escapeMrkdwn(problems.join('\n\n')).slice(0, 2900)}`),
-      ...(again ? filePickerBlocks(again.place) : []),
+      // Only another sheet: the stored draft's columns are another reading's, so a column pick could not be checked.
+      ...(again ? filePickerBlocks({ ...again.place, columnChoices: [] }) : []),
       context(after),
     ],
   };

@@ -61,12 +61,13 @@ async function composeAwaitingConfirm(
 async function confirm(b: BotProcess, user: string, view: ViewOutput): Promise<string> {
   const after = fake.state.journal.seq;
   const acked = await b.driver.viewSubmission({ userId: user, view });
-  expect(acked.outcome.kind).toBe('updated');
+  // The confirmation closes; the compose view below it shows the outcome.
+  expect(acked.outcome.kind).toBe('closed');
   const shown = await fake.state.waitFor(
     'view',
     (e) =>
       e.action === 'updated' &&
-      e.view.id === view.id &&
+      e.view.id === (view.root_view_id ?? view.id) &&
       !JSON.stringify(e.view.blocks).includes('Sending to'),
     { after, timeoutMs: 10_000 },
   );

@@ -69,9 +69,7 @@ async function schedule(text: string, atMs: number, numbers = NUMBERS): Promise<
   });
   expect(result.outcome.kind).toBe('pushed');
   const confirm = (result.outcome as { view: ViewOutput }).view;
-  expect((await h.driver.viewSubmission({ userId: users.admin, view: confirm })).outcome.kind).toBe(
-    'updated',
-  );
+  expect((await h.driver.viewSubmission({ userId: users.admin, view: confirm })).outcome.kind).toBe('closed');
   return confirm;
 }
 

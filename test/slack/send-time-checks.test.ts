@@ -43,10 +43,12 @@ async function composeAwaitingConfirm(recipients: string, text: string, user: st
 async function confirm(view: ViewOutput, user: string = users.admin): Promise<string> {
   const after = h.fake.state.journal.seq;
   const acked = await h.driver.viewSubmission({ userId: user, view });
-  expect(acked.outcome.kind).toBe('updated');
+  // The confirmation closes; the compose view below it shows the outcome.
+  expect(acked.outcome.kind).toBe('closed');
+  const below = view.root_view_id ?? view.id;
   const shown = await h.fake.state.waitFor(
     'view',
-    (e) => e.action === 'updated' && e.view.id === view.id && !blockText(e.view).includes('Sending to'),
+    (e) => e.action === 'updated' && e.view.id === below && !blockText(e.view).includes('Sending to'),
     { after },
   );
   return blockText(shown.view);

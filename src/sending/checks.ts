@@ -1,5 +1,6 @@
 import type { Gateway } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import { formatCost } from '../money.js';
 import { analyzeText, encodingOf, type UnsendableCharacter, unsendableCharacters } from '../sms/index.js';
 import type { OutboxRow, Store } from '../store/index.js';
 import type { SendDeps, SendOutcome, SendPlan, SendRequest } from './send.js';
@@ -170,7 +171,7 @@ export function refusalReason(refusal: SendRefusal): string {
       return `character ${first.position} of the text cannot be sent (${first.kind})`;
     }
     case 'balance-short':
-      return `the usable balance (${refusal.usable.toFixed(2)}) is below the estimated cost (${refusal.needed.toFixed(2)})`;
+      return `the usable balance (${formatCost(refusal.usable)}) is below the estimated cost (${formatCost(refusal.needed)})`;
   }
 }
 

@@ -410,7 +410,10 @@ describe('a scheduled send that the balance cannot pay for', () => {
     const card = await costly.fake.state.waitForMessage(
       (m) => blocksOf(m).includes('Costly') && blocksOf(m).includes('Not sent'),
     );
-    expect(blocksOf(card)).toContain('usable balance');
+    // Both amounts as every other amount is shown: Turkish digits and the currency.
+    expect(blocksOf(card)).toContain(
+      'the usable balance (1.250,00 ₺) is below the estimated cost (1.000.000,00 ₺)',
+    );
     expect(await costly.control.callCount('Submit')).toBe(0);
   });
 });

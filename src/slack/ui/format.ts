@@ -21,52 +21,8 @@ export function onFirstUse<T>(make: () => T): () => T {
 
 const count = onFirstUse(() => new Intl.NumberFormat('en-US'));
 
-/** CURRENCY (config.ts): one per process, set when the bot is built; amounts carry it wherever they are shown. */
-let currency = 'TRY';
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-export function useCurrency(code: string): void {
-  currency = code;
-}
-
-function moneyFormat(maximumFractionDigits: number): Intl.NumberFormat {
-  const key = `${currency}/${maximumFractionDigits}`;
-  let made = moneyFormats.get(key);
-  if (!made) {
-    made = new Intl.NumberFormat('tr-TR', {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'narrowSymbol',
-      minimumFractionDigits: 2,
-      maximumFractionDigits,
-    });
-    moneyFormats.set(key, made);
-  }
-  return made;
-}
-
-/**
- * "1.087,50 ₺": Turkish digits (`.` thousands, `,` decimals) and the currency's symbol after the amount, as
- * Turkish readers write it and Excel's Turkish currency formats show it (CLDR's tr-TR puts it first: ₺1.087,50).
- */
-function money(amount: number, maximumFractionDigits: number): string {
-  let number = '';
-  let symbol = '';
-  for (const part of moneyFormat(maximumFractionDigits).formatToParts(amount)) {
-    if (part.type === 'currency') symbol = part.value;
-    else if (part.type !== 'literal') number += part.value;
-  }
-  return `${number} ${symbol}`;
-}
-
-export function formatMoney(amount: number): string {
-  return money(amount, 2);
-}
-
-/** Estimates keep four decimals when below one cent, so a small send never shows as 0,00 ₺. */
-export function formatCost(amount: number): string {
-  return money(amount, amount > 0 && amount < 0.01 ? 4 : 2);
-}
+/** Money is formatted where sending/ can reach it too (a campaign's stop reason names amounts). */
+export { formatCost, formatMoney, useCurrency } from '../../money.js';
 
 /**
  * An inbound SMS's keyword as a person reads it: the gateway takes the message's first word as it was typed, so

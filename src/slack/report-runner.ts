@@ -6,6 +6,7 @@ import { ensureBotCanPost } from './conversation-access.js';
 import type { SlackDeps } from './deps.js';
 import { UserInputError, userMessageFor } from './errors.js';
 import { shareFile } from './file-upload.js';
+import { formatTime } from './ui/format.js';
 import {
   REPORT_BUSY_TEXT,
   reportDoneMessage,
@@ -160,7 +161,7 @@ async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequ
     const heading = {
       title: `SMS report: ${what}`,
       lines: [
-        `Made ${new Date(deps.now()).toISOString().slice(0, 16).replace('T', ' ')} UTC for Slack user ${userId}; times in ${timeZone}.`,
+        `Made ${formatTime(deps.now(), timeZone)} (${timeZone}) for Slack user ${userId}; every time in this file is in ${timeZone}.`,
         detail === 'full'
           ? 'Texts and numbers included: this file holds personal data.'
           : 'Counts only: texts and numbers need the sender or admin role.',

@@ -44,7 +44,11 @@ export function reportProgressMessage(
   done: number,
   total: number,
 ): Message {
-  const progress = `:hourglass_flowing_sand: Building the report… ${formatCount(done)} of ${plural(total, 'send')}`;
+  // Before the sends are counted there is nothing to count against.
+  const progress =
+    total === 0
+      ? ':hourglass_flowing_sand: Building the report…'
+      : `:hourglass_flowing_sand: Building the report… ${formatCount(done)} of ${plural(total, 'send')}`;
   return {
     text: progress,
     blocks: [section(progress), context(asked(userId, what, detail))],

@@ -118,6 +118,22 @@ describe('scheduling from the compose modal', () => {
     expect(await h.control.callCount('Submit')).toBe(0);
   });
 
+  it('never sends at once a send with a time picked beside “Send now”: the When field says what to do', async () => {
+    const view = await h.openCompose('send');
+    const result = await h.submitCompose(view, {
+      recipients: '0532 100 00 01',
+      text: 'Meant for later',
+      when: 'now',
+      schedule_at: pick(clock + minutes(60)),
+    });
+    expect(result.outcome).toMatchObject({ kind: 'errors' });
+    expect((result.outcome as { errors: Record<string, string> }).errors.when).toMatch(
+      /A time is picked below but “Send now” is chosen\. Choose “Schedule for the time below”/,
+    );
+    expect(await h.control.callCount('Submit')).toBe(0);
+    expect((await h.store.outbox.recent(100)).filter((r) => r.text === 'Meant for later')).toEqual([]);
+  });
+
   it('saves a send for later: its card says when, in the author’s zone, and nothing is sent yet', async () => {
     const result = await schedule('Doors open at nine', Date.parse('2026-11-24T09:00:00Z'));
     expect(result.outcome.kind).toBe('updated');
@@ -330,6 +346,26 @@ describe('an edit saved with Send now', () => {
     clock += minutes(91);
     await h.bot.scheduled.tick();
     expect(await h.control.callCount('Submit')).toBe(1);
+  });
+
+  it('is refused when another time was picked beside it: the edit is not sent, and stays scheduled', async () => {
+    await schedule('Edited to a new time', clock + minutes(90));
+    const card = await postedCard('Edited to a new time');
+    const after = h.fake.state.journal.seq;
+    await click(card, 'scheduled_edit');
+    const call = await h.fake.state.waitForCall(
+      'views.update',
+      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+      { after },
+    );
+    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const saved = await h.submitCompose(view, { when: 'now', schedule_at: pick(clock + minutes(120)) });
+    expect(saved.outcome).toMatchObject({ kind: 'errors' });
+    expect((saved.outcome as { errors: Record<string, string> }).errors.when).toContain(
+      '“Send now” is chosen',
+    );
+    expect(await h.control.callCount('Submit')).toBe(0);
+    expect((await h.store.outbox.waitingScheduled(10)).map((r) => r.text)).toEqual(['Edited to a new time']);
   });
 });
 

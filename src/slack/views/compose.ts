@@ -402,7 +402,7 @@ export function composeSubmissionHandler(deps: SlackDeps) {
     }
     const metadata = readMetadata(view);
     const input = readComposeInput(view);
-    const when = readScheduleChoice(view, metadata.tz, deps.now());
+    const when = readScheduleChoice(view, metadata.tz, deps.now(), metadata.scheduleAt);
     const file = uploadedFileOf(view);
     if (file) {
       if (when.kind === 'invalid') {

@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)(
       });
       await modal.getByText('müşteriler.csv').waitFor();
       await modal.getByLabel('Message').fill('Kampanya başladı.');
-      await modal.getByRole('button', { name: 'Review & send' }).click();
+      await modal.getByRole('button', { name: 'Review' }).click();
 
       await eventually(() => modal.locator('.modal-title').textContent()).toBe('Confirm send');
       const review = modal.locator('.modal-body');
@@ -123,7 +123,7 @@ async function sendCampaignFromFile(bot: LocalBot, page: Page): Promise<void> {
   });
   await modal.getByText('numbers.txt').waitFor();
   await modal.getByLabel('Message').fill('Campaign from a file');
-  await modal.getByRole('button', { name: 'Review & send' }).click();
+  await modal.getByRole('button', { name: 'Review' }).click();
 
   await eventually(() => modal.locator('.modal-title').textContent()).toBe('Confirm send');
   const review = modal.locator('.modal-body');

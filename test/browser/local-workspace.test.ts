@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)(
       );
       await eventually(() => modal().getByLabel('Recipients').inputValue()).toBe(THREE);
       await screenshot(page, '02-compose-filled');
-      await modal().getByRole('button', { name: 'Review & send' }).click();
+      await modal().getByRole('button', { name: 'Send now' }).click();
       const messageId = await sentBatchId();
       await screenshot(page, '03-compose-sent');
       await modal().locator('.modal-foot').getByRole('button', { name: 'Close' }).click();
@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)(
       await openCompose();
       await modal().getByLabel('Recipients').fill('0532 123 45 67\n12\nhello');
       await modal().getByLabel('Message').fill('Hi');
-      await modal().getByRole('button', { name: 'Review & send' }).click();
+      await modal().getByRole('button', { name: 'Send now' }).click();
       const field = modal().locator('.bk-input-block', { has: page.getByLabel('Recipients') });
       const error = field.getByRole('alert');
       await error.waitFor();
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)(
       await eventually(() => modal().locator('.modal-title').textContent()).toBe('Reply by SMS');
       await eventually(() => modal().getByLabel('Recipients').inputValue()).toBe('+90 532 765 43 21');
       await modal().getByLabel('Message').fill('Yes, it is ready for pickup.');
-      await modal().getByRole('button', { name: 'Review & send' }).click();
+      await modal().getByRole('button', { name: 'Send now' }).click();
       const batch = `SMS batch ${await sentBatchId()}`;
       await modal().locator('.modal-foot').getByRole('button', { name: 'Close' }).click();
 
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)(
       await openCompose();
       await modal().getByLabel('Recipients').fill('0532 111 22 33');
       await modal().getByLabel('Message').fill('Meeting moved to 3 pm');
-      await modal().getByRole('button', { name: 'Review & send' }).click();
+      await modal().getByRole('button', { name: 'Send now' }).click();
       const messageId = await sentBatchId();
       await modal().locator('.modal-foot').getByRole('button', { name: 'Close' }).click();
 

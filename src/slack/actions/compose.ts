@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { estimateLine } from '../compose/draft.js';
+import { composeEstimate } from '../compose/draft.js';
+import { scheduleChosen } from '../compose/schedule-input.js';
 import {
   readComposeInput,
   readMetadata,
@@ -8,6 +9,7 @@ import {
   uploadedFileOf,
   viewSchema,
 } from '../compose/state.js';
+import { submitLabel } from '../compose/submit-label.js';
 import type { ViewUpdates } from '../compose/view-updates.js';
 import type { SlackDeps } from '../deps.js';
 import { composeView, FIELD } from '../ui/compose.js';
@@ -43,11 +45,12 @@ async function rebuild(
   const listMembers = input.listName
     ? (await deps.store.recipientLists.get(input.listName))?.members
     : undefined;
-  const estimate = estimateLine(
+  const file = uploadedFileOf(view);
+  const estimate = composeEstimate(
     { ...input, mode, text: change.text ?? input.text, listMembers },
     deps.settings.sending,
     deps.settings.defaultCountry,
-    uploadedFileOf(view)?.name,
+    file?.name,
   );
   const senderBlock = view.blocks.find((b) => b.block_id === FIELD.sender) as
     | { element?: { type?: string } }
@@ -63,7 +66,12 @@ async function rebuild(
     lists: optionsOf(view, FIELD.list).map((o) => ({ name: o.value, size: sizeFromLabel(o.label) })),
     templates: optionsOf(view, FIELD.template).map((o) => ({ name: o.value })),
     prefill: { text: change.text, sender: input.sender, replyingTo: replyingToOf(view.blocks) },
-    estimate,
+    estimate: estimate.line,
+    submitLabel: submitLabel(deps.settings.sending, estimate, {
+      scheduling: metadata.tz !== undefined && scheduleChosen(view),
+      editing: metadata.editing !== undefined,
+      fileAttached: file !== undefined,
+    }),
     metadata: { ...metadata, mode, textVersion },
     simulated: deps.settings.simulated,
   });

@@ -8,6 +8,7 @@ import { CARD_ACTIONS } from '../ui/card.js';
 import { FIELD } from '../ui/compose.js';
 import { FILE_PICK_ACTIONS, REJECTED_ROWS_ACTION } from '../ui/file-report.js';
 import { GATEWAY_CHECK_ACTIONS } from '../ui/gateway-check.js';
+import { SCHEDULE_FIELD } from '../ui/scheduled.js';
 import { cancelConfirmHandler, cardCancelHandler, cardRefreshHandler } from './batch.js';
 import { campaignCancelHandler, campaignRefreshHandler, campaignSendRestHandler } from './campaign.js';
 import { estimateHandler, modeHandler, templateHandler } from './compose.js';
@@ -23,7 +24,14 @@ export function register(app: App, deps: SlackDeps): void {
   // One queue for every compose change, so keystrokes, mode and template updates of a view never race.
   const updates = new ViewUpdates(deps.logger);
   const estimate = estimateHandler(deps, updates);
-  for (const field of [FIELD.text, FIELD.recipients, FIELD.csv, FIELD.list, FIELD.encoding]) {
+  for (const field of [
+    FIELD.text,
+    FIELD.recipients,
+    FIELD.csv,
+    FIELD.list,
+    FIELD.encoding,
+    SCHEDULE_FIELD.when,
+  ]) {
     onBlockAction(app, field, estimate);
   }
   onBlockAction(app, FIELD.mode, modeHandler(deps, updates));

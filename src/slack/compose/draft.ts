@@ -708,6 +708,21 @@ export function estimateLine(
   defaultCountry: CountryCode,
   attachedFile?: string,
 ): string {
+  return composeEstimate(input, settings, defaultCountry, attachedFile).line;
+}
+
+/** The live figures: the line shown, and the totals it counts (none while a file's recipients are unread). */
+export interface ComposeEstimate {
+  line: string;
+  totals?: { recipients: number; cost: number };
+}
+
+export function composeEstimate(
+  input: ComposeInput,
+  settings: SendingSettings,
+  defaultCountry: CountryCode,
+  attachedFile?: string,
+): ComposeEstimate {
   let recipients: number;
   let sample = input.text;
   // Personalised with no row to fill it from: the template's own text, never its braces (each `{` and `}` is
@@ -731,7 +746,12 @@ export function estimateLine(
       templateOnly = sample !== input.text;
     }
   }
-  if (input.text === '') return 'Type a message to see its encoding, segments and cost.';
+  if (input.text === '') {
+    return {
+      line: 'Type a message to see its encoding, segments and cost.',
+      totals: { recipients, cost: 0 },
+    };
+  }
   const unsendable = unsendableCharacters(input.text)[0];
   const analysis = analyzeText(sample, input.encoding === 'auto' ? {} : { encoding: input.encoding });
   const perMessage = [
@@ -774,5 +794,6 @@ export function estimateLine(
   if (analysis.segments > settings.maxSegments)
     line += `\n:x: More than the limit of ${settings.maxSegments} segments.`;
   if (unsendable) line += `\n:x: ${describeUnsendable(unsendable)}: SMS cannot carry it.`;
-  return line;
+  const cost = analysis.segments * recipients * settings.pricePerSegment;
+  return fileCounted ? { line } : { line, totals: { recipients, cost } };
 }

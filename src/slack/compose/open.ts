@@ -9,7 +9,8 @@ import { formatCount } from '../ui/format.js';
 import type { ComposeZone } from '../ui/scheduled.js';
 import { sendNoticeView } from '../ui/send-outcome.js';
 import { userZone } from '../user-zones.js';
-import { estimateLine } from './draft.js';
+import { composeEstimate } from './draft.js';
+import { submitLabel } from './submit-label.js';
 
 export interface ComposePrefill {
   recipients?: string;
@@ -78,6 +79,7 @@ async function fullComposeView(
     text: prefill.text ?? '',
     encoding: 'auto' as const,
   };
+  const estimate = composeEstimate(input, deps.settings.sending, deps.settings.defaultCountry);
   const knownSender =
     prefill.sender && senderNames.some((s) => s.name === prefill.sender) ? prefill.sender : undefined;
   return composeView({
@@ -90,7 +92,13 @@ async function fullComposeView(
       lists.status === 'fulfilled' ? lists.value.map((l) => ({ name: l.name, size: l.members.length })) : [],
     templates: templates.status === 'fulfilled' ? templates.value.map((t) => ({ name: t.name })) : [],
     prefill: { ...prefill, sender: knownSender },
-    estimate: estimateLine(input, deps.settings.sending, deps.settings.defaultCountry),
+    estimate: estimate.line,
+    submitLabel: submitLabel(deps.settings.sending, estimate, {
+      // The Edit of a scheduled send opens on Schedule, at its time.
+      scheduling: full.tz !== undefined && full.scheduleAt !== undefined,
+      editing: full.editing !== undefined,
+      fileAttached: false,
+    }),
     metadata: full,
     simulated: deps.settings.simulated,
   });

@@ -8,6 +8,17 @@ export type ScheduleChoice =
   /** A field error, keyed by the picker's block. */
   | { kind: 'invalid'; errors: Record<string, string> };
 
+/** Whether the When radio shows "Schedule for the time below". */
+export function scheduleChosen(view: SlackView): boolean {
+  return (
+    (
+      view.state.values[SCHEDULE_FIELD.when]?.[SCHEDULE_FIELD.when] as
+        | { selected_option?: { value?: string } }
+        | undefined
+    )?.selected_option?.value === 'schedule'
+  );
+}
+
 /**
  * Reads "Send now" or "Schedule" and the datetimepicker (UNIX seconds: Slack has already read the picked
  * date and time in the user's own zone). A time less than 2 minutes or more than 90 days ahead, or

@@ -17,6 +17,7 @@ export const viewSchema = z
     hash: z.string().optional(),
     root_view_id: z.string().nullish(),
     callback_id: z.string().optional(),
+    submit: z.object({ text: z.string() }).passthrough().nullish(),
     private_metadata: z.string().optional(),
     blocks: z
       .array(z.object({ type: z.string(), block_id: z.string().optional() }).passthrough())

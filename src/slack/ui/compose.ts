@@ -70,6 +70,8 @@ export interface ComposeViewOptions {
   templates: readonly { name: string }[];
   prefill: { recipients?: string; text?: string; sender?: string; csv?: string; replyingTo?: string };
   estimate: string;
+  /** What the submit button does now: Review, Send now, Schedule or Save (compose/submit-label.ts). */
+  submitLabel: string;
   metadata: ComposeMetadata;
   simulated: boolean;
 }
@@ -278,7 +280,7 @@ export function composeView(o: ComposeViewOptions): ModalView {
     title: plain(
       o.metadata.editing ? 'Edit scheduled SMS' : o.metadata.threadTs ? 'Reply by SMS' : 'Send SMS',
     ),
-    submit: plain('Review & send'),
+    submit: plain(o.submitLabel),
     close: plain('Cancel'),
     private_metadata: JSON.stringify(o.metadata),
     blocks,

@@ -44,6 +44,8 @@ export function scheduleBlocks(zone: ComposeZone, initial?: { at: Date }): Known
     {
       type: 'input',
       block_id: SCHEDULE_FIELD.when,
+      // The submit button says Send now or Schedule: a choice here redraws it.
+      dispatch_action: true,
       label: plain('When'),
       element: {
         type: 'radio_buttons',

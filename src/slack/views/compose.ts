@@ -27,6 +27,7 @@ import {
   viewSchema,
 } from '../compose/state.js';
 import { type FilePick, keptForm, restoredForm, type StoredUpload } from '../compose/stored-draft.js';
+import { needsReview, promisedReview } from '../compose/submit-label.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { downloadSlackFile, FileDownloadError } from '../file-download.js';
@@ -69,11 +70,10 @@ function campaignPace(deps: SlackDeps) {
 }
 
 function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
-  const { confirmRecipients, confirmCost } = deps.settings.sending;
-  return (
-    draft.recipients.length > confirmRecipients ||
-    (confirmCost !== undefined && draft.estimatedCost > confirmCost)
-  );
+  return needsReview(deps.settings.sending, {
+    recipients: draft.recipients.length,
+    cost: draft.estimatedCost,
+  });
 }
 
 /** After the ack: the send (one gateway call, or a campaign: sendAndShow decides), its card, the modal updated. */
@@ -448,7 +448,8 @@ export function composeSubmissionHandler(deps: SlackDeps) {
       ...(result.compact ? { compact: result.compact } : {}),
       ...storedScheduleOf(deps, when, metadata, input),
     };
-    if (needsConfirmation(deps, result.draft)) {
+    // A button that said Review keeps its word, even when the figures fell below the thresholds since it was drawn.
+    if (needsConfirmation(deps, result.draft) || promisedReview(view)) {
       await ack({ response_action: 'push', view: await keepForConfirmation(deps, userId, stored) });
       return;
     }

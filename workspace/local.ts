@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readStateFile, StateFileWriter } from '../src/json-state-file.js';
 import { type Logger, silentLogger } from '../src/log.js';
 import { concealSecrets, REDACTED } from '../src/secrets.js';
 import type { SlackDriver } from './driver/driver-types.js';
@@ -10,7 +9,7 @@ import { checkPage, checkSlackRoute, type GuardVerdict } from './page/guard.js';
 import { loadSlashCommands, type SlashCommandInfo } from './page/manifest.js';
 import { createPageApi } from './page/page-api.js';
 import { randomToken } from './state/ids.js';
-import { parseSavedWorkspace, restoreWorkspace, saveWorkspace } from './state/saved-workspace.js';
+import { keepWorkspace } from './state/kept-workspace.js';
 import { SEEDED } from './state/seed.js';
 import { WorkspaceState } from './state/workspace-state.js';
 import { sendJson } from './web-api/http-io.js';
@@ -49,7 +48,8 @@ export interface LocalWorkspaceOptions {
   /**
    * A JSON file that keeps the workspace across restarts (messages, threads, files, channels, open views): read at
    * start (absent: a fresh workspace; unreadable: a fresh one and one warning line), written a second after
-   * changes, on saveState() and on close. Unset: in memory only.
+   * changes, on saveState() and on close. Uploaded files' bytes go beside it, one file each, written once
+   * (`workspace-files/<file id>` beside `workspace.json`). Unset: in memory only.
    */
   statePath?: string;
 }
@@ -92,7 +92,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
   const logger = options.logger ?? silentLogger;
   const origin = new URL(options.botEventsUrl).origin;
   const state = options.state ?? new WorkspaceState();
-  const saver = options.statePath ? keepState(state, options.statePath, logger) : undefined;
+  const saver = options.statePath ? keepWorkspace(state, options.statePath, logger) : undefined;
   const routes = createSlackRoutes({
     state,
     botToken: options.botToken ?? `xoxb-local-${randomToken(24)}`,
@@ -170,29 +170,6 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
   };
   // Printed or logged by mistake, it shows no token.
   return concealSecrets(workspace, () => ({ apiUrl: workspace.apiUrl, botToken: REDACTED }));
-}
-
-/** Takes up the saved workspace and saves it after each change a person could see. */
-function keepState(state: WorkspaceState, path: string, logger: Logger): StateFileWriter {
-  const saved = readStateFile(
-    path,
-    (raw) => parseSavedWorkspace(raw, state.identity.teamId),
-    logger,
-    'the local workspace starts empty',
-  );
-  if (saved) restoreWorkspace(state, saved);
-  // No saved state, yet the bot's store may hold sends keyed on view ids of earlier runs: new ids never repeat them.
-  else state.ids.startAbove(state.clock());
-  const saver = new StateFileWriter({ path, snapshot: () => saveWorkspace(state), logger });
-  const changed = () => saver.changed();
-  state.journal.on('message', changed);
-  state.journal.on('view', changed);
-  state.journal.on('file', changed);
-  // Joins and opened DMs change the directory, which records nothing of its own.
-  state.journal.on('call', (call) => {
-    if (call.method.startsWith('conversations.') && call.status === 200) changed();
-  });
-  return saver;
 }
 
 function isSlackRoute(path: string): boolean {

@@ -35,9 +35,14 @@ const file = z.looseObject({
   id: z.string(),
   name: z.string(),
   channels: z.array(z.string()),
-  /** The file's bytes, base64. */
-  bytes: z.base64(),
+  /**
+   * The file's bytes, base64, in files saved before the bytes moved to a file of their own beside workspace.json
+   * (FileBytesFolder); read once and written out there.
+   */
+  bytes: z.base64().optional(),
 });
+
+export type SavedFile = z.output<typeof file>;
 
 /** What a restart of local mode keeps of the workspace: people, channels, messages and threads, files, views. */
 const savedWorkspaceSchema = z.object({
@@ -68,8 +73,14 @@ export function parseSavedWorkspace(raw: unknown, teamId: string): SavedWorkspac
   return parsed.data;
 }
 
-/** The workspace as JSON. The journal (API calls, events) is not kept: it is what happened in this run. */
-export function saveWorkspace(state: WorkspaceState): SavedWorkspace {
+/**
+ * The workspace as JSON. The journal (API calls, events) is not kept: it is what happened in this run. Files are
+ * named with their metadata only, and only once `hasBytesStored` says their bytes are whole on disk.
+ */
+export function saveWorkspace(
+  state: WorkspaceState,
+  hasBytesStored: (id: string) => boolean,
+): SavedWorkspace {
   return {
     version: VERSION,
     teamId: state.identity.teamId,
@@ -79,19 +90,32 @@ export function saveWorkspace(state: WorkspaceState): SavedWorkspace {
     messages: state.messages.all() as unknown as SavedWorkspace['messages'],
     files: state.files
       .all()
-      .filter((f) => f.completed)
-      .map((f) => ({ ...f, bytes: f.bytes.toString('base64') })),
+      .filter((f) => f.completed && hasBytesStored(f.id))
+      .map(({ bytes: _bytes, ...metadata }) => metadata),
     views: state.views.saved() as unknown as SavedWorkspace['views'],
   };
 }
 
-export function restoreWorkspace(state: WorkspaceState, saved: SavedWorkspace): void {
+/**
+ * Takes up a saved workspace; each file's bytes come from `bytesOf`. A file whose bytes are missing is left out, so
+ * it answers as a file deleted in Slack does (file_not_found). Returns the ids of those left out.
+ */
+export function restoreWorkspace(
+  state: WorkspaceState,
+  saved: SavedWorkspace,
+  bytesOf: (file: SavedFile) => Buffer | undefined,
+): string[] {
   state.ids.restore(saved.ids);
   state.directory.restore(saved.users, saved.channels as unknown as Channel[]);
   state.messages.restore(saved.messages as unknown as SlackMessage[]);
-  state.files.restore(
-    saved.files.map((f) => ({ ...(f as unknown as StoredFile), bytes: Buffer.from(f.bytes, 'base64') })),
-  );
+  const files: StoredFile[] = [];
+  const missing: string[] = [];
+  for (const file of saved.files) {
+    const bytes = bytesOf(file);
+    if (bytes) files.push({ ...(file as unknown as StoredFile), bytes });
+    else missing.push(file.id);
+  }
+  state.files.restore(files);
   state.views.restore(
     saved.views as unknown as {
       views: Array<{ userId: string; view: ViewOutput }>;
@@ -99,4 +123,5 @@ export function restoreWorkspace(state: WorkspaceState, saved: SavedWorkspace): 
       homes: Record<string, string>;
     },
   );
+  return missing;
 }

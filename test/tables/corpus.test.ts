@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinMessage, renderEnvelopes } from '../../src/sms/personalise.js';
 import { personalisedTable, recipientsFromTable } from '../../src/tables/file-recipients.js';
 import { readTableFile, type Table, TableFileError } from '../../src/tables/table-file.js';
+import { TableReaderPool } from '../../src/tables/worker/pool.js';
 
 /**
  * Issue 28: recipient lists written by real writers (openpyxl, xlsxwriter, LibreOffice, Gnumeric, exceljs,
@@ -383,5 +385,87 @@ describe('files refused with the real reason', () => {
     expect(message).toMatch(reasons[kind]);
     if (kind === 'password') expect(message).toMatch(/without/i);
     else expect(message).toMatch(/\.xlsx|CSV/);
+  });
+});
+
+// ---- What a send becomes: the SMS texts, on the main thread and through the reading threads the compose uses.
+
+const FULL_TEMPLATE = 'Sayın {{Ad Soyad}}, randevunuz {{Randevu}} {{Saat}}, borcunuz {{Tutar}} TL.';
+const SHORT_TEMPLATE = 'Sayın {{Adı Soyadı}}, borcunuz {{Borç}} TL.';
+
+/** The header's cells by name and the data rows' cells by column, as the truth has them (shown as Excel shows). */
+function truthTable(entry: Entry): { header: string[]; rows: string[][] } {
+  const mobile = (entry.expect as { mobileColumn: string }).mobileColumn;
+  const truth = committedTruth(entry.file);
+  if (truth.reader === 'csv') {
+    const at = truth.records.findIndex((r) => r.fields.some((f) => f.trim() === mobile));
+    return {
+      header: truth.records[at]!.fields.map((f) => f.trim()),
+      rows: truth.records.slice(at + 1).map((r) => r.fields.map((f) => f.trim())),
+    };
+  }
+  const cells = truth.cells[sheetToRead(truth)] ?? [];
+  const headerRow = cells.find((c) => c.value === mobile)!.row;
+  const grid = new Map<number, string[]>();
+  for (const cell of cells) {
+    if (cell.row < headerRow) continue;
+    const row = grid.get(cell.row) ?? [];
+    row[cell.column - 1] = shown(cell);
+    grid.set(cell.row, row);
+  }
+  const [header, ...rows] = [...grid.entries()].sort(([a], [b]) => a - b).map(([, row]) => row);
+  return { header: header!, rows };
+}
+
+/** The texts the people of the file must get, filled in from the truth, in row order. */
+function expectedMessages(entry: Entry, template: string): string[] {
+  const { header, rows } = truthTable(entry);
+  return rows.map((row) =>
+    template.replace(/\{\{([^}]+)\}\}/g, (_, name: string) => row[header.indexOf(name)] ?? `<no ${name}>`),
+  );
+}
+
+const sendable = manifest.filter(
+  (e) => !('refusal' in e.expect) && !(e.expect as { lettersOrRefusal?: boolean }).lettersOrRefusal,
+);
+
+describe('the SMS each person gets', () => {
+  let pool: TableReaderPool;
+  beforeAll(() => {
+    pool = new TableReaderPool();
+  });
+  afterAll(() => pool.close());
+
+  describe.each(sendable.map((e) => [`${e.file} (${e.writer})`, e] as const))('%s', (_, entry) => {
+    const expected = entry.expect as { mobileColumn: string; recipients: string[] };
+    const template = expected.mobileColumn === 'Mobil No' ? SHORT_TEMPLATE : FULL_TEMPLATE;
+
+    it('reads the dates, times and amounts as the sheet shows them into each message', async () => {
+      const table = await readTableFile(entry.file, bytesOf(entry.file));
+      const rendered = renderEnvelopes(template, personalisedTable(table, 'TR'), 'TR');
+      expect(rendered.envelopes.map((e) => e.to)).toEqual(expected.recipients);
+      expect(rendered.envelopes.map((e) => e.message)).toEqual(expectedMessages(entry, template));
+    });
+
+    it('gives the same recipients and messages through the reading threads', async () => {
+      // A read takes the bytes (they are moved to the thread): each read gets its own copy.
+      const numbers = await pool.read(entry.file, bytesOf(entry.file), {
+        purpose: 'recipients',
+        country: 'TR',
+      });
+      expect(numbers.purpose === 'recipients' && numbers.recipients.recipients).toEqual(expected.recipients);
+      const reading = await pool.read(entry.file, bytesOf(entry.file), {
+        purpose: 'personalised',
+        template,
+        country: 'TR',
+      });
+      const addressed = reading.purpose === 'personalised' ? reading.personalised.addressed : undefined;
+      expect(addressed?.rows.to).toEqual(expected.recipients);
+      const { literals, valuesByLine } = addressed!.pieces;
+      const messages = [...addressed!.rows.lines].map((line) =>
+        joinMessage(literals, valuesByLine, line * (literals.length - 1)),
+      );
+      expect(messages).toEqual(expectedMessages(entry, template));
+    });
   });
 });

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
-import { type FromReader, joinReading, type ListName, type ToReader } from './wire.js';
+import { type FromReader, joinReading, type ListName, type ToReader, unpackStringsInto } from './wire.js';
 
 /**
  * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
@@ -50,6 +50,11 @@ export interface ReaderEvents {
   /** A read handed to a thread (a fresh one or one kept from an earlier read). */
   reading?(filename: string): void;
   started?(ms: number): void;
+  /**
+   * A read answered: its time in the thread, and the time from its end there to the whole answer here (the
+   * chunks, each asked for, copied into this thread's heap).
+   */
+  answered?(timing: { readMs: number; transferMs: number }): void;
   ended?(reason: 'recycled' | 'idle' | 'timeout' | 'memory' | 'crashed' | 'closed'): void;
 }
 
@@ -177,7 +182,8 @@ class ReaderThread {
       case 'chunk': {
         const list = this.received[message.list] ?? [];
         this.received[message.list] = list;
-        for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
+        if (message.packed) unpackStringsInto(message.packed, list);
+        else for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
         this.worker.postMessage({ type: 'more' } satisfies ToReader);
         return;
       }
@@ -196,6 +202,10 @@ class ReaderThread {
         clearTimeout(this.timer);
         const reading = joinReading(message.reading, this.received);
         this.received = {};
+        this.events.answered?.({
+          readMs: message.readMs,
+          transferMs: performance.timeOrigin + performance.now() - message.answeredAt,
+        });
         job.resolve(reading);
         this.free(message.heapBytes);
         return;

@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
 import { readFileFor } from './reading.js';
+import { releaseHeap } from './release-heap.js';
 import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
 
 /**
@@ -12,7 +13,11 @@ import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.j
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
 
-const post = (message: FromReader, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const post = (message: FromReader, transfer: ArrayBuffer[] = []) => {
+  port.postMessage(message, transfer);
+  // Once a read's answer is out, all it made is garbage: collected while the thread waits for the next.
+  if (message.type !== 'chunk') setImmediate(releaseHeap);
+};
 let pending: { chunks: ReturnType<typeof chunksOf>; done: () => void } | undefined;
 
 function sendNext(): void {
@@ -24,11 +29,12 @@ function sendNext(): void {
     done();
     return;
   }
-  post({ type: 'chunk', ...next.value });
+  post({ type: 'chunk', ...next.value.chunk }, next.value.transfer);
 }
 
 async function read(message: Extract<ToReader, { type: 'read' }>): Promise<void> {
   let reading: Awaited<ReturnType<typeof readFileFor>>;
+  const started = performance.now();
   try {
     reading = await readFileFor(message.filename, message.bytes, message.request);
   } catch (error) {
@@ -36,12 +42,23 @@ async function read(message: Extract<ToReader, { type: 'read' }>): Promise<void>
     else post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
     return;
   }
+  const readMs = performance.now() - started;
+  const answeredAt = performance.timeOrigin + performance.now();
   const { head, lists, transfer } = splitReading(reading);
   pending = {
     chunks: chunksOf(lists),
     // What this thread holds once the answer is out: the pool ends a thread left large (pool.ts).
     done: () =>
-      post({ type: 'done', reading: head, heapBytes: getHeapStatistics().total_heap_size }, transfer),
+      post(
+        {
+          type: 'done',
+          reading: head,
+          heapBytes: getHeapStatistics().total_heap_size,
+          readMs,
+          answeredAt,
+        },
+        transfer,
+      ),
   };
   sendNext();
 }

@@ -1,0 +1,36 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * Below this, a thread's heap is left as it is: a full collection is not worth its milliseconds.
+ */
+const WORTH_COLLECTING_BYTES = 32 * 2 ** 20;
+
+/**
+ * V8's full collection, or undefined where V8 will not give one. A reading thread's heap is garbage once its
+ * answer is out (a 100,000-row file leaves 90-100 MB of it), and V8 collects only when the thread allocates
+ * again: kept warm for the next read, the thread held that much of the bot's RSS, idle, on top of the main
+ * thread's heap (issue 28 §3: peak RSS +250 MiB for a 100,000-row personalised file, against +155-186 MiB read
+ * in one thread). Ending the thread instead releases it too, but the next read then runs in a fresh thread with
+ * none of its code optimised yet: twice as slow on a 100,000-row file (bench/files.ts, 2026-11-27).
+ * `--expose-gc` is a V8 flag the process starts without: set here, it gives `gc` to contexts made after it (the
+ * way jest's leak detector gets one); no context made before, the bot's own included, gains it.
+ */
+function fullCollection(): (() => void) | undefined {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let collect: (() => void) | undefined | null = null;
+
+/** Gives this thread's garbage back to the system, when there is enough of it to matter. */
+export function releaseHeap(): void {
+  if (getHeapStatistics().total_heap_size < WORTH_COLLECTING_BYTES) return;
+  if (collect === null) collect = fullCollection();
+  collect?.();
+}

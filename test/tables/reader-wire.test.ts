@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { FileReading } from '../../src/tables/worker/reading.js';
+import { chunksOf, joinReading, splitReading, unpackStringsInto } from '../../src/tables/worker/wire.js';
+
+/** What crosses from the reading thread, sent as the thread sends it and put back as the pool does. */
+function acrossThreads(reading: FileReading): FileReading {
+  const { head, lists } = splitReading(structuredClone(reading));
+  const received: Record<string, unknown[]> = {};
+  for (const { chunk } of chunksOf(lists)) {
+    const copy = structuredClone(chunk);
+    const list = received[copy.list] ?? [];
+    received[copy.list] = list;
+    if (copy.packed) unpackStringsInto(copy.packed, list);
+    else list.push(...copy.items);
+  }
+  return joinReading(head, received);
+}
+
+describe('a reading sent between threads', () => {
+  it('keeps every message value on its line: Turkish letters, empty values, lines with no message', () => {
+    const valuesByLine: (string | undefined)[] = [];
+    const to: string[] = [];
+    // Line 0 is the header (no values); every seventh line was refused (no values either).
+    for (let line = 0; line < 120_000; line++) {
+      const refused = line === 0 || line % 7 === 0;
+      valuesByLine.push(
+        refused ? undefined : `Ayşe Çağrı ${line}`,
+        refused ? undefined : line % 5 === 0 ? '' : `#${line}`,
+      );
+      if (!refused) to.push(`90532${String(1_000_000 + line)}`);
+    }
+    const reading = {
+      purpose: 'personalised',
+      meta: {},
+      personalised: {
+        rejected: [{ line: 7, input: '=cmd|x', reason: 'not a phone number' }],
+        addressed: {
+          rows: { to, lines: new Int32Array(to.length) },
+          septets: {
+            gsm7: new Int32Array(120_000),
+            turkish: new Int32Array(120_000),
+            units: new Int32Array(120_000),
+            surrogates: new Uint8Array(120_000),
+            unsure: new Uint8Array(120_000),
+          },
+          pieces: { literals: ['Merhaba ', ', ', '.'], valuesByLine },
+        },
+      },
+    } as unknown as FileReading;
+    const back = acrossThreads(reading) as Extract<FileReading, { purpose: 'personalised' }>;
+    const a = back.personalised.addressed!;
+    expect(a.rows.to).toEqual(to);
+    expect(a.pieces.valuesByLine).toHaveLength(valuesByLine.length);
+    expect(a.pieces.valuesByLine).toEqual(valuesByLine);
+    expect(back.personalised.rejected).toEqual([{ line: 7, input: '=cmd|x', reason: 'not a phone number' }]);
+  });
+});

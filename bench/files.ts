@@ -57,6 +57,9 @@ interface ChildResult {
   peakRssMiB: number;
   /** Each reading thread's start, to its first line of code (the pool keeps one between reads). */
   threadStartMs: number[];
+  /** Each read's time in the thread, and from its end there to the whole answer in the main thread. */
+  threadReadMs: number[];
+  transferMs: number[];
   /** The longest the main thread's event loop was held during each pass (the chunks copied in, the draft). */
   longestStallMs: number[];
   /** RSS after the passes, the pool closed: what is left once the reading threads are gone. */
@@ -125,10 +128,18 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   const name = `list.${kind}`;
   // The bot's reading threads, as buildBot makes them (src/tables/worker/pool.ts): the file is read off this thread.
   const threadStartMs: number[] = [];
+  const threadReadMs: number[] = [];
+  const transferMs: number[] = [];
   // The built thread (dist/table-reader.cjs), as `npm start` runs it, not the sources through tsx.
   const readers = new TableReaderPool(
     {},
-    { started: (startMs) => threadStartMs.push(startMs) },
+    {
+      started: (startMs) => threadStartMs.push(startMs),
+      answered: (timing) => {
+        threadReadMs.push(timing.readMs);
+        transferMs.push(timing.transferMs);
+      },
+    },
     new URL('../dist/table-reader.cjs', import.meta.url),
   );
   const longestStallMs: number[] = [];
@@ -195,6 +206,8 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     rssBeforeMiB: rssBefore / 2 ** 20,
     peakRssMiB,
     threadStartMs,
+    threadReadMs,
+    transferMs,
     longestStallMs,
     rssAfterMiB,
     recipients,
@@ -268,6 +281,15 @@ export async function benchFiles(): Promise<Figure[]> {
       value: round(median(r.threadStartMs), 1),
       unit: 'ms',
       baseline: { name: 'the same floor', value: floor },
+    });
+    figures.push({
+      name: `file compose, ${what}: the answer's way from the reading thread to the main thread, from the read's end there (the chunks asked for and copied in), median of ${warm.length} (no target)`,
+      value: round(median(r.transferMs.slice(1)), 1),
+      unit: 'ms',
+      baseline: {
+        name: 'the read in the thread, median',
+        value: round(median(r.threadReadMs.slice(1)), 1),
+      },
     });
     figures.push({
       name: `file compose, ${what}: the main thread's longest stall in a pass, median of ${warm.length} (event-loop delay: the chunks copied in, the draft; no target)`,

@@ -11,6 +11,7 @@ import { benchInbound } from './inbound.js';
 import { benchSoak } from './soak.js';
 import { benchStartup } from './startup.js';
 import { benchStorage, type Figure } from './storage.js';
+import { benchUploads } from './uploads.js';
 
 /**
  * `npm run bench`: every figure beside its baseline, measured side by side in the same run (these
@@ -94,6 +95,7 @@ const benches: [string, () => Promise<Figure[]>][] = [
   ['compose', benchCompose],
   ['campaign', benchCampaign],
   ['files', benchFiles],
+  ['uploads', () => benchUploads()],
   ['startup', benchStartup],
   ['soak', benchSoak],
 ];

@@ -1,0 +1,524 @@
+// Uploads against the running bot (issue 28 §3): what a file costs the thread that answers Slack, measured from
+// outside, as a person feels it. The bot runs as `npm start` runs it (its node flags, scripts/start.mjs, the
+// built dist/ with its reading threads), the gateway simulator in a process of its own, the fake Slack and the
+// timing client in this one, as bench/ack.ts does.
+//
+// - Ack latency of `/sms balance`, sent one after another every GAP_MS, idle (before and after, pooled) against
+//   while a 100,000-recipient campaign runs (pace 0: its chunks as fast as the gateway takes them) and
+//   100,000-row .xlsx files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's,
+//   no ack over 1 s.
+// - The bot's RSS (VmRSS, every 20 ms) and its acks while two hostile files are read: a 4.2 MB .xlsx whose zip
+//   directory declares 1 kB for a part that inflates to 1.4 GB, and a 10 MB CSV of one line of 800,000 fields.
+//   Target: RSS within 300 MiB of idle, no ack over 1 s.
+//
+// The idle acks are the baseline of the loaded ones: only figures from the same run mean anything on these
+// machines (a load of 10 on 2 cores moves a p99 by half between runs). The client and the fake Slack share
+// this process, so a slow spell here counts in both sides alike.
+//
+// Run alone with `npx tsx bench/uploads.ts` (`--quick`: fewer idle acks, for a look while changing things).
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
+import { ensureBuilt } from '../scripts/build.mjs';
+import { closedPort } from '../test/support/raw-server.js';
+import { SIGNING_SECRET, textBlockOf } from '../test/support/slack-harness.js';
+import { lyingXlsx } from '../test/support/zip-bomb.js';
+import {
+  createSlackDriver,
+  type FakeSlack,
+  SEEDED,
+  startFakeSlack,
+  type ViewOutput,
+} from '../workspace/index.js';
+import { type BenchFigure, type Figure, median, percentile, round } from './figure.js';
+import { startNodeFlags } from './node-flags.js';
+import { rssMiB, type Spawned, spawnNode, untilHealthy, waitForOutput } from './process.js';
+import { formatFigure } from './storage.js';
+
+const ROWS = 100_000;
+/** Between one ack and the next command: a steady trickle, not a flood that would measure the queue. */
+const GAP_MS = 10;
+const BOMB_INFLATED = 1.4e9;
+/**
+ * SUBMIT_CHUNK_INTERVAL_MS of the campaigns: 0, their chunks as fast as the gateway takes them, the most a
+ * campaign can ask of the bot (the default, 1 s, spreads 100 chunks over 100 s and asks little of it).
+ */
+const CAMPAIGN_PACE_MS = Number(process.env.BENCH_CAMPAIGN_PACE_MS ?? 0);
+const ONE_LINE_FIELDS = 800_000;
+const { users, channels } = SEEDED;
+
+type Driver = ReturnType<typeof createSlackDriver>;
+
+interface Run {
+  fake: FakeSlack;
+  driver: Driver;
+  bot: Spawned;
+  dbPath: string;
+}
+
+export async function benchUploads(options: { quick?: boolean } = {}): Promise<Figure[]> {
+  const idleAcks = options.quick ? 150 : 500;
+  await ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-uploads-'));
+  // Made before the bot starts: building the bomb is 10 s of this process's CPU.
+  const files = {
+    campaigns: [campaignCsv(2_000_000), campaignCsv(3_000_000)] as const,
+    xlsx: await numbersXlsx(),
+    bomb: await cachedBomb(),
+    oneLine: oneLineCsv(),
+    smallXlsx: await numbersXlsx(1_000),
+  };
+  const fake = await startFakeSlack();
+  const sim = spawnNode(['--import', 'tsx', 'bench/funded-simulator.ts', String(4 * ROWS)], {
+    LOG_LEVEL: 'warn',
+  });
+  let bot: Spawned | undefined;
+  try {
+    const [, simUrl] = await waitForOutput(sim, /listening on (http:\/\/\S+)/);
+    const port = await closedPort();
+    const dbPath = join(dir, 'uploads.db');
+    bot = spawnNode([...startNodeFlags(), 'scripts/start.mjs'], {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${dbPath}`,
+      ADMIN_USER_IDS: users.admin,
+      SMS_GATEWAY_URL: simUrl!,
+      SMS_GATEWAY_USERNAME: 'demo',
+      SMS_GATEWAY_PASSWORD: 'demo',
+      SMS_GATEWAY_TIMEOUT_MS: '10000',
+      MAX_RECIPIENTS: String(ROWS),
+      SUBMIT_CHUNK_INTERVAL_MS: String(CAMPAIGN_PACE_MS),
+      LOG_LEVEL: 'warn',
+    });
+    await untilHealthy(bot, port);
+    const driver = createSlackDriver({
+      botUrl: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      fake,
+    });
+    const run: Run = { fake, driver, bot, dbPath };
+    await warmUp(run, files.smallXlsx);
+    const idleBefore = await ackSeries(run, idleAcks);
+    const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
+    const oneLine = await hostileUpload(run, 'tek-satir.csv', files.oneLine, 'personalised');
+    // Apart first, then together: which of the two costs the acks what, when together misses its target.
+    const reads = await readsAlone(run, files.xlsx, options.quick ? 3 : 6);
+    const alone = await campaign(run, files.campaigns[0]);
+    const both = await campaign(run, files.campaigns[1], files.xlsx);
+    // The reading threads idle out (15 s) on their own; the acks after do not wait for that.
+    const idleAfter = await ackSeries(run, idleAcks);
+    return figuresOf([...idleBefore, ...idleAfter], { reads, alone, both }, [
+      {
+        what: `a ${mib(files.bomb.length)} .xlsx whose zip directory declares 1 kB for a part that inflates to ${(BOMB_INFLATED / 1e9).toFixed(1)} GB`,
+        r: bomb,
+      },
+      {
+        what: `a ${mib(files.oneLine.length)} CSV of one line (${ONE_LINE_FIELDS.toLocaleString('en-US')} fields), personalised`,
+        r: oneLine,
+      },
+    ]);
+  } finally {
+    await bot?.stop();
+    await sim.stop();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+// --- the files -------------------------------------------------------------------------------------------------
+
+function campaignCsv(offset: number): Buffer {
+  const lines = ['Telefon'];
+  for (let i = 0; i < ROWS; i++) lines.push(`0532${String(offset + i)}`);
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/** As bench/files.ts makes it: numbers stored as numbers, a name beside each. */
+async function numbersXlsx(rows = ROWS): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Liste');
+  sheet.addRow(['GSM NO', 'Ad']);
+  for (let i = 0; i < rows; i++) sheet.addRow([5_321_000_000 + i, `Ad ${i}`]);
+  return Buffer.from((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+}
+
+function oneLineCsv(): Buffer {
+  const fields = Array.from({ length: ONE_LINE_FIELDS }, (_, i) => `isim-${String(i).padStart(7, '0')}`);
+  return Buffer.from(fields.join(','));
+}
+
+/**
+ * The lying zip takes ~10 s to deflate: kept in the temporary folder under the hash of its builder and size,
+ * so a run builds it once and the runs after it (the same builder) read it back.
+ */
+async function cachedBomb(): Promise<Buffer> {
+  const builder = readFileSync(new URL('../test/support/zip-bomb.ts', import.meta.url));
+  const key = createHash('sha256').update(builder).update(String(BOMB_INFLATED)).digest('hex').slice(0, 16);
+  const path = join(tmpdir(), `smsops-bench-lying-${key}.xlsx`);
+  if (existsSync(path)) return readFileSync(path);
+  const bytes = await lyingXlsx(BOMB_INFLATED);
+  writeFileSync(`${path}.part`, bytes);
+  renameSync(`${path}.part`, path);
+  return bytes;
+}
+
+// --- driving the bot --------------------------------------------------------------------------------------------
+
+async function balanceAck(driver: Driver): Promise<number> {
+  const ack = await driver.slashCommand({
+    command: '/sms',
+    text: 'balance',
+    userId: users.admin,
+    channelId: channels.smsOps,
+  });
+  if (ack.status !== 200) throw new Error(`/sms balance: HTTP ${ack.status}`);
+  return ack.elapsedMs;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function ackSeries(run: Run, count: number): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < count; i++) {
+    ms.push(await balanceAck(run.driver));
+    await pause(GAP_MS);
+  }
+  return ms;
+}
+
+/** Acks one after another until `stop()` is called: resolves with their times. */
+function acksMeanwhile(run: Run): { stop(): Promise<number[]> } {
+  const ms: number[] = [];
+  let going = true;
+  const loop = (async () => {
+    while (going) {
+      ms.push(await balanceAck(run.driver));
+      await pause(GAP_MS);
+    }
+  })();
+  return {
+    stop: async () => {
+      going = false;
+      await loop;
+      return ms;
+    },
+  };
+}
+
+/** The bot's RSS every 20 ms. */
+function rssSampler(pid: number) {
+  const samples: { at: number; mib: number }[] = [];
+  const take = () => samples.push({ at: performance.now(), mib: rssMiB(pid) });
+  take();
+  const timer = setInterval(take, 20);
+  return {
+    samples,
+    stop: () => clearInterval(timer),
+    /** The highest sample from `from` on. */
+    peakSince: (from: number) => Math.max(...samples.filter((s) => s.at >= from).map((s) => s.mib)),
+  };
+}
+
+/**
+ * `/sms send`, the mode chosen, the file attached and the form submitted: resolves with the view that replaced
+ * "Reading the file" (a confirmation, or what is wrong with the file) and the time from the submission to it.
+ */
+async function composeWithFile(
+  run: Run,
+  filename: string,
+  bytes: Buffer,
+  mode: 'same' | 'personalised',
+  text = mode === 'same' ? 'Kampanya başladı: tüm ürünlerde %20 indirim.' : 'Merhaba {{Ad}}',
+): Promise<{ view: ViewOutput; ms: number }> {
+  const { fake, driver } = run;
+  const wait = { timeoutMs: 120_000 };
+  let after = fake.state.journal.seq;
+  await driver.slashCommand({
+    command: '/sms',
+    text: 'send',
+    userId: users.admin,
+    channelId: channels.smsOps,
+  });
+  const opened = await fake.state.waitForCall(
+    'views.update',
+    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
+    { ...wait, after },
+  );
+  let view = fake.state.views.get(String(opened.args.view_id))!;
+  if (mode === 'personalised') {
+    after = fake.state.journal.seq;
+    await driver.blockAction({
+      userId: users.admin,
+      view,
+      actionId: 'mode',
+      blockId: 'mode',
+      selectedOption: { value: 'personalised' },
+    });
+    const chosen = await fake.state.waitForCall('views.update', () => true, { ...wait, after });
+    view = fake.state.views.get(String(chosen.args.view_id))!;
+  }
+  const file = fake.state.files.addUpload({ filename, bytes, uploader: users.admin });
+  after = fake.state.journal.seq;
+  const started = performance.now();
+  const submitted = await driver.viewSubmission({
+    userId: users.admin,
+    view,
+    values: { [textBlockOf(view)]: { text }, file: { file: [file.id] } },
+  });
+  if (submitted.outcome.kind !== 'pushed') {
+    throw new Error(
+      `${filename}: the compose was answered ${JSON.stringify(submitted.outcome).slice(0, 300)}`,
+    );
+  }
+  const shown = await fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', {
+    ...wait,
+    after,
+  });
+  const ms = performance.now() - started;
+  const id = (shown.result as { view?: { id?: string } } | undefined)?.view?.id;
+  return { view: fake.state.views.get(String(id))!, ms };
+}
+
+async function untilReplies(fake: FakeSlack, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (fake.state.journal.entries('response').length < count) {
+    if (Date.now() > deadline)
+      throw new Error(`only ${fake.state.journal.entries('response').length} of ${count} replies`);
+    await pause(50);
+  }
+}
+
+/** What a bot meets in its first minutes: balance commands to the reply, a small file read to its confirmation. */
+async function warmUp(run: Run, smallXlsx: Buffer): Promise<void> {
+  const replies = run.fake.state.journal.entries('response').length;
+  for (let i = 0; i < 100; i++) await balanceAck(run.driver);
+  await untilReplies(run.fake, replies + 100);
+  for (let i = 0; i < 2; i++) {
+    const { view } = await composeWithFile(run, 'isinma.xlsx', smallXlsx, 'same');
+    if (view.callback_id !== 'confirm_send') throw new Error(`warm-up: ${view.title.text}`);
+  }
+}
+
+interface Hostile {
+  idleRssMiB: number;
+  peakRssMiB: number;
+  /** Two seconds after the person was told: what is left of the read. */
+  rssAfterMiB: number;
+  acks: number[];
+  readMs: number;
+  outcome: string;
+}
+
+/** A file made to hurt: the bot's RSS before, during and after, and its acks while it is read. */
+async function hostileUpload(
+  run: Run,
+  filename: string,
+  bytes: Buffer,
+  mode: 'same' | 'personalised',
+): Promise<Hostile> {
+  const rss = rssSampler(run.bot.child.pid!);
+  await pause(1_000);
+  const idleRssMiB = median(rss.samples.map((s) => s.mib));
+  const from = performance.now();
+  const acks = acksMeanwhile(run);
+  let read: { view: ViewOutput; ms: number };
+  let ackMs: number[];
+  try {
+    read = await composeWithFile(run, filename, bytes, mode);
+  } finally {
+    ackMs = await acks.stop();
+  }
+  await pause(2_000);
+  const rssAfterMiB = rss.samples.at(-1)!.mib;
+  rss.stop();
+  const text = JSON.stringify(read.view.blocks);
+  if (read.view.callback_id === 'confirm_send')
+    throw new Error(`${filename} was taken for a list: ${text.slice(0, 300)}`);
+  return {
+    idleRssMiB,
+    peakRssMiB: rss.peakSince(from),
+    rssAfterMiB,
+    acks: ackMs,
+    readMs: read.ms,
+    outcome: `${read.view.title.text}: ${/“[^”]+”[^"\\]*/.exec(text)?.[0]?.slice(0, 120) ?? text.slice(0, 120)}`,
+  };
+}
+
+interface Loaded {
+  acks: number[];
+  /** .xlsx reads, from submission to confirmation. */
+  readMs: number[];
+  /** Seconds from the confirmation's submission until the campaign is done; absent without a campaign. */
+  campaignSeconds?: number;
+  peakRssMiB: number;
+  idleRssMiB: number;
+}
+
+/** `/sms balance` acked one after another for as long as `work` runs, and the bot's RSS meanwhile. */
+async function underLoad(
+  run: Run,
+  work: () => Promise<Omit<Loaded, 'acks' | 'peakRssMiB' | 'idleRssMiB'>>,
+): Promise<Loaded> {
+  const rss = rssSampler(run.bot.child.pid!);
+  await pause(1_000);
+  const idleRssMiB = median(rss.samples.map((s) => s.mib));
+  const from = performance.now();
+  const acks = acksMeanwhile(run);
+  try {
+    const done = await work();
+    return { ...done, acks: await acks.stop(), peakRssMiB: rss.peakSince(from), idleRssMiB };
+  } finally {
+    await acks.stop();
+    rss.stop();
+  }
+}
+
+async function readXlsx(run: Run, xlsx: Buffer, readMs: number[]): Promise<void> {
+  const { view, ms } = await composeWithFile(run, `liste-${readMs.length + 1}.xlsx`, xlsx, 'same');
+  if (view.callback_id !== 'confirm_send') throw new Error(`100,000-row .xlsx: ${view.title.text}`);
+  readMs.push(ms);
+}
+
+/** 100,000-row .xlsx files composed one after another, `count` of them. */
+function readsAlone(run: Run, xlsx: Buffer, count: number): Promise<Loaded> {
+  return underLoad(run, async () => {
+    const readMs: number[] = [];
+    while (readMs.length < count) await readXlsx(run, xlsx, readMs);
+    return { readMs };
+  });
+}
+
+/**
+ * A 100,000-recipient campaign confirmed; with `xlsx`, 100,000-row .xlsx files composed one after another for
+ * as long as it runs. The confirmation is made first, outside the measure (its file is read like the others).
+ */
+async function campaign(run: Run, campaignFile: Buffer, xlsx?: Buffer): Promise<Loaded> {
+  const review = await composeWithFile(run, 'kampanya.csv', campaignFile, 'same');
+  if (review.view.callback_id !== 'confirm_send') throw new Error(`campaign file: ${review.view.title.text}`);
+  const db = new Database(run.dbPath, { readonly: true, fileMustExist: true });
+  const done = db.prepare('select count(*) as n from campaigns where state = ?');
+  const failed = db.prepare("select state from campaigns where state not in ('running', 'done')");
+  const before = (done.get('done') as { n: number }).n;
+  try {
+    return await underLoad(run, async () => {
+      const confirmed = await run.driver.viewSubmission({ userId: users.admin, view: review.view });
+      if (confirmed.status !== 200) throw new Error(`campaign confirm: HTTP ${confirmed.status}`);
+      const started = performance.now();
+      let running = true;
+      const watch = (async () => {
+        const deadline = Date.now() + 300_000;
+        while ((done.get('done') as { n: number }).n === before) {
+          const bad = failed.get() as { state: string } | undefined;
+          if (bad) throw new Error(`the campaign ended ${bad.state}`);
+          if (Date.now() > deadline) throw new Error('the campaign ran for more than 5 minutes');
+          await pause(100);
+        }
+        return (performance.now() - started) / 1000;
+      })().finally(() => {
+        running = false;
+      });
+      const readMs: number[] = [];
+      while (xlsx && running) await readXlsx(run, xlsx, readMs);
+      if (xlsx && readMs.length === 0) throw new Error('no .xlsx was read while the campaign ran');
+      return { readMs, campaignSeconds: await watch };
+    });
+  } finally {
+    db.close();
+  }
+}
+
+// --- the figures ------------------------------------------------------------------------------------------------
+
+function figuresOf(
+  idle: number[],
+  loads: { reads: Loaded; alone: Loaded; both: Loaded },
+  hostile: { what: string; r: Hostile }[],
+): BenchFigure[] {
+  const idleP99 = round(percentile(idle, 99), 2);
+  const idleMax = round(Math.max(...idle), 1);
+  const n = (v: number) => v.toLocaleString('en-US');
+  const campaignText = (l: Loaded) =>
+    `a ${n(ROWS)}-recipient campaign runs (pace ${CAMPAIGN_PACE_MS} ms: ${round(l.campaignSeconds ?? 0, 1)} s)`;
+  const readsText = (l: Loaded) =>
+    `${l.readMs.length} ${n(ROWS)}-row .xlsx files are read one after another (${n(Math.round(median(l.readMs)))} ms each, median, submission to confirmation)`;
+  const windows: { during: string; l: Loaded; targets: boolean }[] = [
+    {
+      during: `while ${campaignText(loads.both)} and ${readsText(loads.both)}`,
+      l: loads.both,
+      targets: true,
+    },
+    { during: `while ${readsText(loads.reads)}, no campaign`, l: loads.reads, targets: false },
+    { during: `while ${campaignText(loads.alone)}, no file read`, l: loads.alone, targets: false },
+  ];
+  const figures: BenchFigure[] = [];
+  for (const { during, l, targets } of windows) {
+    const note = targets ? '' : ' (no target: the parts of the figure above, apart)';
+    figures.push(
+      {
+        name: `/sms balance ack ${during}: p99 of ${n(l.acks.length)} acks, one every ${GAP_MS} ms after the last${targets ? ` (idle: ${n(idle.length)} acks before and after)` : note}`,
+        value: round(percentile(l.acks, 99), 2),
+        unit: 'ms',
+        baseline: { name: 'idle p99, same run', value: idleP99 },
+        ...(targets ? { target: { of: 'ratio', atMost: 1.5 } as const } : {}),
+      },
+      {
+        name: `/sms balance ack ${during}: p50 (no target)`,
+        value: round(percentile(l.acks, 50), 2),
+        unit: 'ms',
+        baseline: { name: 'idle p50, same run', value: round(percentile(idle, 50), 2) },
+      },
+      {
+        name: `/sms balance ack ${during}: the slowest${note}`,
+        value: round(Math.max(...l.acks), 1),
+        unit: 'ms',
+        baseline: { name: 'idle, the slowest', value: idleMax },
+        ...(targets ? { target: { of: 'value', atMost: 1_000 } as const } : {}),
+      },
+      {
+        name: `the bot's RSS at peak ${during} (no target)`,
+        value: round(l.peakRssMiB, 1),
+        unit: 'MiB',
+        baseline: { name: 'the bot idle just before', value: round(l.idleRssMiB, 1) },
+      },
+    );
+  }
+  for (const { what, r } of hostile) {
+    figures.push(
+      {
+        name: `upload of ${what}: the bot's RSS growth at peak over idle (VmRSS every 20 ms; the person read "${r.outcome}" after ${n(Math.round(r.readMs))} ms)`,
+        value: round(r.peakRssMiB - r.idleRssMiB, 1),
+        unit: 'MiB',
+        baseline: { name: 'the bot idle just before, RSS', value: round(r.idleRssMiB, 1) },
+        target: { of: 'value', atMost: 300 },
+      },
+      {
+        name: `upload of ${what}: /sms balance ack while it is read, the slowest of ${r.acks.length}`,
+        value: round(Math.max(...r.acks), 1),
+        unit: 'ms',
+        baseline: { name: 'idle, the slowest', value: idleMax },
+        target: { of: 'value', atMost: 1_000 },
+      },
+      {
+        name: `upload of ${what}: the bot's RSS 2 s after the person was told, over idle (no target)`,
+        value: round(r.rssAfterMiB - r.idleRssMiB, 1),
+        unit: 'MiB',
+      },
+    );
+  }
+  return figures;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const figure of await benchUploads({ quick: process.argv.includes('--quick') })) {
+    console.log(formatFigure(figure));
+  }
+}

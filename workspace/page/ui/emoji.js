@@ -60,6 +60,10 @@ export const EMOJI_SVG = {
   large_yellow_circle: circle('#fdcb58'),
   arrow_up: arrow('M10 15V5M5.5 9.5L10 5l4.5 4.5'),
   arrow_down: arrow('M10 5v10M5.5 10.5L10 15l4.5-4.5'),
+  // Two arcs chasing each other, each with its head: Slack's 🔄.
+  arrows_counterclockwise: arrow(
+    'M14.6 8.2a5 5 0 0 0-9-1.6M5.4 11.8a5 5 0 0 0 9 1.6M5.2 3.6v3.4h3.4M14.8 16.4V13h-3.4',
+  ),
   star: svg(
     '<path d="M10 1.5l2.6 5.6 6.1.7-4.5 4.2 1.2 6-5.4-3-5.4 3 1.2-6L1.3 7.8l6.1-.7z" fill="#ffac33" stroke="#ffac33" stroke-linejoin="round"/>',
   ),

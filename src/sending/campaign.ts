@@ -142,6 +142,8 @@ export interface CampaignProgress {
   unknownRows: CampaignChunkRow[];
   /** Every accepted chunk is final at the gateway. */
   final: boolean;
+  /** Accepted chunks not final and not cancelled at the gateway: what a Cancel can still stop. */
+  cancellable: number;
 }
 
 /** The campaign's figures over all of its chunks, as the card shows them. */
@@ -162,6 +164,7 @@ export function campaignProgress(
     messageIds: [],
     unknownRows: [],
     final: true,
+    cancellable: 0,
   };
   const latest = [...latestByChunk(rows).values()].sort((a, b) => a.chunk - b.chunk);
   for (const row of latest) {
@@ -174,6 +177,7 @@ export function campaignProgress(
       p.undelivered += row.undelivered;
       p.pending += Math.max(0, count - row.delivered - row.undelivered);
       if (!row.final) p.final = false;
+      if (!row.final && row.state === 'submitted') p.cancellable++;
     } else if (row.state === 'unknown') {
       p.unknown += row.recipientCount;
       p.unknownRows.push(row);
@@ -332,11 +336,30 @@ export async function runNextChunk(deps: ChunkRunDeps, campaignId: number): Prom
     return { kind: 'stopped', campaign: (await store.campaigns.get(campaign.id)) ?? campaign, chunk, reason };
   }
   const step = await advance(outcome.kind);
-  if (outcome.kind === 'submitted' && step.kind === 'advanced' && step.campaign.state === 'cancelled') {
-    // Cancelled while this chunk was in flight: it is cancelled too.
-    await cancelChunk(deps, outcome.row.id, outcome.messageId, step.campaign.cancelledBy ?? 'campaign');
-  }
+  // Cancelled while this chunk was in flight: it is cancelled too.
+  if (outcome.kind === 'submitted') await cancelIfCampaignCancelled(deps, outcome.row.id);
   return step;
+}
+
+/**
+ * A chunk whose MessageId became known after its campaign was cancelled (its Submit reply came late, after a
+ * store outage, or a person confirmed it with Check the gateway) is cancelled at the gateway now: Cancel could
+ * not reach it while it had no MessageId. Undefined when the send is no such chunk.
+ */
+export async function cancelIfCampaignCancelled(
+  deps: Pick<SendDeps, 'gateway' | 'store' | 'now' | 'logger'>,
+  outboxId: number,
+): Promise<{ campaign: Campaign; cancelled: boolean } | undefined> {
+  const row = await deps.store.outbox.get(outboxId);
+  if (!row?.campaignId || row.state !== 'submitted' || !row.messageId) return undefined;
+  const campaign = await deps.store.campaigns.get(row.campaignId);
+  if (campaign?.state !== 'cancelled') return undefined;
+  const cancelled = await cancelChunk(deps, row.id, row.messageId, campaign.cancelledBy ?? 'campaign');
+  deps.logger.warn(
+    { campaignId: campaign.id, outboxId: row.id, messageId: row.messageId, cancelled },
+    'a chunk of a cancelled campaign became known at the gateway: cancelled there too',
+  );
+  return { campaign, cancelled };
 }
 
 /** Cancels one accepted chunk at the gateway; true when the gateway took it (or had nothing left to cancel). */

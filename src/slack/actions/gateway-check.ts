@@ -1,10 +1,13 @@
 import { GatewayRejected } from '../../gateway/index.js';
+import { cancelIfCampaignCancelled } from '../../sending/campaign.js';
 import { findSendAtGateway, type GatewayCheck, matchesSend } from '../../sending/reconcile.js';
 import type { OutboxRow, Role } from '../../store/index.js';
+import { updateCampaignCard } from '../campaign-cards.js';
 import { updateCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
 import { allowed, denialText, type Need, roleOf, satisfies } from '../permissions.js';
+import { campaignReference } from '../ui/campaign.js';
 import { sendReference } from '../ui/card.js';
 import { gatewayCheckMessage, parseConfirmValue } from '../ui/gateway-check.js';
 import { type ActionArgs, actionValue, tellUser } from './batch.js';
@@ -161,8 +164,34 @@ export function confirmMatchHandler(deps: SlackDeps) {
       { outboxId: row.id, messageId: report.id, user: userId },
       'send in state unknown confirmed as a gateway batch; it is tracked now',
     );
+    // A chunk of a campaign cancelled meanwhile: Cancel could not reach it without its MessageId; it can now.
+    const ofCancelled = await cancelIfCampaignCancelled(deps, row.id).catch((error: unknown) => {
+      deps.logger.warn(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'chunk of a cancelled campaign not cancelled',
+      );
+      return undefined;
+    });
     await refreshCard(deps, args, row.id);
     deps.nudgeTracker(row.id);
+    if (row.campaignId !== null) {
+      await updateCampaignCard(deps, args.client, row.campaignId).catch((error: unknown) =>
+        deps.logger.warn(
+          { campaignId: row.campaignId, err: error instanceof Error ? error.message : String(error) },
+          'campaign card not updated',
+        ),
+      );
+    }
+    if (ofCancelled) {
+      const campaign = campaignReference(ofCancelled.campaign);
+      await tellUser(
+        args,
+        ofCancelled.cancelled
+          ? `:no_entry_sign: Send ${sendReference(row)} is batch *${report.id}*, a chunk of campaign ${campaign}, which was cancelled: it is cancelled at the gateway now, which stops what it has not sent yet. Nothing was sent.`
+          : `:warning: Send ${sendReference(row)} is batch *${report.id}*, a chunk of campaign ${campaign}, which was cancelled, but the gateway did not answer the cancel: press *Cancel* on the campaign card to try again.`,
+      );
+      return;
+    }
     await tellUser(
       args,
       `:white_check_mark: Send ${sendReference(row)} is batch *${report.id}*: its card shows it and delivery is tracked. Nothing was sent.`,

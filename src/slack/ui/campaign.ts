@@ -144,7 +144,8 @@ export function campaignCard(
       ),
     });
   }
-  if (open) {
+  // Cancelled, yet a chunk is still going at the gateway (its cancel failed, or it became known afterwards).
+  if (open || (c.state === 'cancelled' && p.cancellable > 0)) {
     buttons.push({
       type: 'button',
       action_id: CAMPAIGN_ACTIONS.cancel,

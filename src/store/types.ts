@@ -402,7 +402,7 @@ export interface CampaignsRepo {
   finish(id: number, at?: Date): Promise<boolean>;
   /** `running` to `stopped`, with the reason. */
   stop(id: number, reason: string, at?: Date): Promise<boolean>;
-  /** `stopped` to `running` for one more round from the first chunk, sent as `by`; false when not stopped. */
+  /** `stopped` or `cancelled` to `running` for one more round from the first chunk, sent as `by`; false otherwise. */
   resume(id: number, by: string, at?: Date): Promise<boolean>;
   /** Any state but `cancelled` to `cancelled`; false when it already was. */
   cancel(id: number, by: string, at?: Date): Promise<boolean>;

@@ -94,4 +94,33 @@ describe('a chunk that becomes known after its campaign was cancelled', () => {
     expect(second?.delivered).toBe(0);
     expect(await submitsOf('Cancelled mid-chunk')).toHaveLength(2);
   });
+
+  it('says on a running card what Cancel can still stop, and after a Cancel offers Send the rest: the chunks never submitted', async () => {
+    const { card, id, start } = await startCampaign('Stopped short');
+    await h.bot.campaigns.tick({ maxChunks: 2 });
+    const running = await cardShows(card, /6 of 8 sent/, start);
+    expect(blockText(running)).toContain(
+      'Cancel stops the 1 chunk not submitted yet and, of the chunks already at the gateway, what it has not sent yet',
+    );
+    h.mark();
+    await h.driver.blockAction({ userId: users.admin, message: running, actionId: 'campaign_cancel' });
+    await h.ephemeral(users.admin, /Campaign C-\d+ cancelled/);
+    const cancelled = await cardShows(card, /Cancelled by/, start);
+    expect(blockText(cancelled)).toContain('campaign_send_rest');
+    expect(blockText(cancelled)).toContain('those of the chunks never submitted before the cancel');
+    expect(blockText(cancelled)).not.toContain('Cancel stops');
+
+    h.mark();
+    await h.driver.blockAction({ userId: users.admin, message: cancelled, actionId: 'campaign_send_rest' });
+    await h.ephemeral(users.admin, /the chunks never sent before the cancel go now/);
+    while ((await h.bot.campaigns.tick()) > 0);
+    expect((await h.store.campaigns.get(id))?.state).toBe('done');
+    // Only chunk 3 went again: the two cancelled at the gateway are not sent a second time.
+    const batches = await submitsOf('Stopped short');
+    expect(batches.map((b) => b.recipients.map((r) => r.to))).toEqual([
+      NUMBERS.slice(0, 3),
+      NUMBERS.slice(3, 6),
+      NUMBERS.slice(6),
+    ]);
+  });
 });

@@ -226,6 +226,7 @@ describe('campaigns: sends larger than one gateway call', () => {
     const rows = (await h.store.outbox.recent(10)).filter((r) => r.campaignId === id);
     expect(rows.map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
     const cancelled = await cardShows(card, /Cancelled by/);
-    expect(blockText(cancelled)).not.toContain('campaign_send_rest');
+    // Chunk 3 never went: the card offers it (campaign-cancel.test.ts sends it).
+    expect(blockText(cancelled)).toContain('campaign_send_rest');
   });
 });

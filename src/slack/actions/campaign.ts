@@ -89,7 +89,7 @@ export function campaignSendRestHandler(deps: SlackDeps) {
     if (!(await deps.store.campaigns.resume(campaign.id, userId, deps.now()))) {
       await tellUser(
         args,
-        `:information_source: Campaign ${campaignReference(campaign)} is ${campaign.state === 'stopped' ? 'already being sent again' : campaign.state}: there is nothing to send again.`,
+        `:information_source: Campaign ${campaignReference(campaign)} is ${campaign.state === 'stopped' || campaign.state === 'cancelled' ? 'already being sent again' : campaign.state}: there is nothing to send again.`,
       );
       return;
     }
@@ -105,7 +105,7 @@ export function campaignSendRestHandler(deps: SlackDeps) {
     deps.nudgeCampaigns?.();
     await tellUser(
       args,
-      `:arrow_forward: Campaign ${campaignReference(campaign)}: the chunks never sent go now. Chunks that were sent, or may have been, are not sent again.`,
+      `:arrow_forward: Campaign ${campaignReference(campaign)}: the chunks never sent${campaign.state === 'cancelled' ? ' before the cancel' : ''} go now. Chunks that were sent, or may have been, are not sent again.`,
     );
   };
 }

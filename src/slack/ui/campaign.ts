@@ -69,6 +69,7 @@ export function campaignCard(
   const cancelled = c.state === 'cancelled' && p.final ? p.pending : undefined;
   const rest =
     cancelled === undefined ? `${formatCount(p.pending)} pending` : `${formatCount(cancelled)} cancelled`;
+  const open = c.state === 'running' || c.state === 'stopped' || (c.state === 'done' && !p.final);
   const blocks: KnownBlock[] = [
     ...simulatedNotice(options.simulated),
     header(title),
@@ -105,6 +106,16 @@ export function campaignCard(
       ),
     );
   }
+  if (open && p.chunksSubmitted > 0) {
+    // At the default pace a whole campaign is at the gateway within seconds: Cancel then stops only what the
+    // gateway has not sent yet, and a person deciding whether to press it should know that.
+    const notYet = c.chunkCount - p.chunksSubmitted;
+    blocks.push(
+      context(
+        `:information_source: Cancel stops ${notYet > 0 ? `the ${plural(notYet, 'chunk')} not submitted yet and, ` : ''}of the chunks already at the gateway, what it has not sent yet. Delivered messages cannot be taken back.`,
+      ),
+    );
+  }
   if (p.messageIds.length > 0) {
     const shown = p.messageIds.slice(0, MESSAGE_IDS_SHOWN).join(', ');
     const more =
@@ -120,7 +131,6 @@ export function campaignCard(
     context(`Started ${formatTime(c.createdAt, options.reportTimeZone)} · ${campaignReference(c)}`),
   );
   const buttons: Extract<KnownBlock, { type: 'actions' }>['elements'] = [];
-  const open = c.state === 'running' || c.state === 'stopped' || (c.state === 'done' && !p.final);
   if (open) {
     buttons.push({
       type: 'button',
@@ -129,7 +139,8 @@ export function campaignCard(
       value: String(c.id),
     });
   }
-  if (c.state === 'stopped' && p.notSent > 0) {
+  // Wherever a campaign stopped short: refused midway, or cancelled before its last chunks went.
+  if ((c.state === 'stopped' || c.state === 'cancelled') && p.notSent > 0) {
     buttons.push({
       type: 'button',
       action_id: CAMPAIGN_ACTIONS.sendRest,
@@ -138,7 +149,9 @@ export function campaignCard(
       value: String(c.id),
       confirm: confirmDialog(
         'Send the rest?',
-        `Up to ${formatCount(p.notSent)} recipients not sent yet get the message now, in the chunks that were never submitted or were refused. Chunks that were sent, or may have been, are not sent again.`,
+        c.state === 'cancelled'
+          ? `Up to ${formatCount(p.notSent)} recipients get the message now: those of the chunks never submitted before the cancel. Chunks that went to the gateway, cancelled there or not, are not sent again.`
+          : `Up to ${formatCount(p.notSent)} recipients not sent yet get the message now, in the chunks that were never submitted or were refused. Chunks that were sent, or may have been, are not sent again.`,
         'Send the rest',
         'Not now',
       ),

@@ -270,7 +270,8 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
       const ms = toMillis(at);
       return ctx.run(async (attempt) => {
         const before = await byId(id);
-        if (before?.state !== 'stopped') {
+        // A cancelled campaign may go on too: its chunks never submitted are "the rest" a person asks for.
+        if (before?.state !== 'stopped' && before?.state !== 'cancelled') {
           return attempt > 0 && before?.state === 'running' && before.acting_user === by;
         }
         const result = await db
@@ -281,13 +282,15 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
             cursor: 0,
             acting_user: by,
             stop_reason: null,
+            cancelled_by: null,
+            cancelled_at: null,
             next_at: ms,
             owner: null,
             lease_until: null,
             updated_at: ms,
           })
           .where('id', '=', id)
-          .where('state', '=', 'stopped')
+          .where('state', '=', before.state)
           .where('round', '=', before.round)
           .executeTakeFirst();
         return result.numUpdatedRows > 0n;

@@ -1,44 +1,22 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type Browser,
   eventually,
   hasChromium,
-  type LocalBot,
-  launchChromium,
   NO_CHROMIUM_REASON,
-  openWorkspace,
-  pageErrors,
   screenshot,
-  startLocalBot,
   typeInComposer,
+  useWorkspaceInBrowser,
 } from './support.js';
 
 describe.skipIf(!hasChromium)(
   `sending and replying from modals in the local workspace${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
-
-    beforeAll(async () => {
-      // Three recipients or more are confirmed first.
-      bot = await startLocalBot({ CONFIRM_RECIPIENTS: '2' });
-      browser = await launchChromium();
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterEach(() => {
-      expect(pageErrors(page)).toEqual([]);
-    });
-    afterAll(async () => {
-      await page?.close();
-      await browser?.close();
-      await bot?.close();
-    });
+    // Three recipients or more are confirmed first.
+    const local = useWorkspaceInBrowser({ env: { CONFIRM_RECIPIENTS: '2' } });
 
     it('after Send on the confirmation, one modal shows the result and one click closes it', async () => {
-      const modal = page.getByRole('dialog');
-      await typeInComposer(page, '/sms send');
+      const modal = local.page.getByRole('dialog');
+      await typeInComposer(local.page, '/sms send');
       await modal.getByLabel('Recipients').waitFor();
       await modal.getByLabel('Recipients').fill('0532 111 11 11\n0532 111 11 12\n0532 111 11 13');
       await modal.getByLabel('Message').fill('Confirmed send');
@@ -46,24 +24,24 @@ describe.skipIf(!hasChromium)(
       await eventually(() => modal.locator('.modal-title').textContent()).toBe('Confirm send');
       await modal.getByRole('button', { name: /^Send 3/ }).click();
       await modal.getByText(/Sent\. Batch \d+ is on its way/).waitFor();
-      await screenshot(page, 'confirm-01-result');
+      await screenshot(local.page, 'confirm-01-result');
       await modal.locator('[data-op="modal-x"]').click();
       await eventually(() => modal.count()).toBe(0);
       // Nothing was left underneath to close a second time.
-      expect(await page.locator('.modal').count()).toBe(0);
+      expect(await local.page.locator('.modal').count()).toBe(0);
     });
 
     it('Reply shows the SMS being answered, and the result says the card is in its thread', async () => {
-      await bot.control.inbound({ MSISDN: '905551112233', Text: 'Siparişim nerede? Order 4711' });
-      await bot.relay.pollOnce();
-      const post = page.locator('#main .msg', { hasText: 'Siparişim nerede?' });
+      await local.bot.control.inbound({ MSISDN: '905551112233', Text: 'Siparişim nerede? Order 4711' });
+      await local.bot.relay.pollOnce();
+      const post = local.page.locator('#main .msg', { hasText: 'Siparişim nerede?' });
       await post.getByRole('button', { name: 'Reply' }).click();
-      const modal = page.getByRole('dialog');
+      const modal = local.page.getByRole('dialog');
       await modal.getByLabel('Message').waitFor();
       const body = modal.locator('.modal-body');
       await eventually(() => body.textContent()).toContain('Replying to +90 555 111 22 33');
       expect(await body.textContent()).toContain('Siparişim nerede? Order 4711');
-      await screenshot(page, 'reply-01-modal');
+      await screenshot(local.page, 'reply-01-modal');
 
       await modal.getByLabel('Message').fill('Kargoda, yarın elinizde.');
       // Typing rebuilds the modal (its estimate follows the text): the quoted SMS stays.
@@ -75,12 +53,12 @@ describe.skipIf(!hasChromium)(
       expect(await body.textContent()).toMatch(
         /its delivery card is in the thread of the SMS you answered, in #sms-ops/,
       );
-      await screenshot(page, 'reply-02-result');
+      await screenshot(local.page, 'reply-02-result');
       await modal.locator('[data-op="modal-x"]').click();
       await eventually(() => modal.count()).toBe(0);
       // And it is there: the card in the SMS's thread.
       await post.locator('.thread-summary').click();
-      await page
+      await local.page
         .locator('#thread .messages')
         .getByText(/Kargoda, yarın elinizde\./)
         .first()

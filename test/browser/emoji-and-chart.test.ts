@@ -2,24 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DigestScheduler } from '../../src/jobs/digest-scheduler.js';
 import { silentLogger } from '../../src/log.js';
 import { SlackDigestPoster } from '../../src/slack/digest-poster.js';
 import { SEEDED } from '../../workspace/index.js';
-import {
-  type Browser,
-  eventually,
-  hasChromium,
-  type LocalBot,
-  launchChromium,
-  NO_CHROMIUM_REASON,
-  openWorkspace,
-  pageErrors,
-  screenshot,
-  startLocalBot,
-} from './support.js';
+import { eventually, hasChromium, NO_CHROMIUM_REASON, screenshot, useWorkspaceInBrowser } from './support.js';
 
 /** Every :shortcode: the bot's source writes (`:memory:` is SQLite's, not an emoji). */
 function shortcodesTheAppUses(): string[] {
@@ -54,27 +42,14 @@ function machineHasEmojiFont(): boolean {
 describe.skipIf(!hasChromium)(
   `emoji and the digest chart in the local workspace${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
     let client: WebClient;
-
-    beforeAll(async () => {
-      bot = await startLocalBot();
-      client = new WebClient(bot.workspace.botToken, {
-        slackApiUrl: bot.workspace.apiUrl,
-        retryConfig: { retries: 0 },
-      });
-      browser = await launchChromium();
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterEach(() => {
-      expect(pageErrors(page)).toEqual([]);
-    });
-    afterAll(async () => {
-      await page?.close();
-      await browser?.close();
-      await bot?.close();
+    const local = useWorkspaceInBrowser({
+      prepare: (bot) => {
+        client = new WebClient(bot.workspace.botToken, {
+          slackApiUrl: bot.workspace.apiUrl,
+          retryConfig: { retries: 0 },
+        });
+      },
     });
 
     it('draws every emoji the bot uses as an image, with no emoji font on the machine', async () => {
@@ -84,7 +59,7 @@ describe.skipIf(!hasChromium)(
         channel: SEEDED.channels.smsOps,
         text: `Emoji check ${names.map((n) => `:${n}:`).join(' ')}`,
       });
-      const message = page.locator('#main .msg', { hasText: 'Emoji check' });
+      const message = local.page.locator('#main .msg', { hasText: 'Emoji check' });
       await message.waitFor();
       const drawn = await message.locator('.msg-text').evaluate((el) =>
         [...el.querySelectorAll('.emoji')].map((e) => ({
@@ -98,15 +73,15 @@ describe.skipIf(!hasChromium)(
       expect(drawn.every((d) => d.width > 10)).toBe(true);
       // Nothing is left as a bare :name: either.
       expect(await message.locator('.msg-text').textContent()).not.toMatch(/:[a-z_]+:/);
-      await screenshot(page, 'emoji-01-app-emoji');
+      await screenshot(local.page, 'emoji-01-app-emoji');
     });
 
     it('an emoji with no image shows its :name: where the browser has no colour emoji font, never an empty box', async () => {
       await client.chat.postMessage({ channel: SEEDED.channels.smsOps, text: 'Party :tada:' });
-      const emoji = page.locator('#main .msg', { hasText: 'Party' }).locator('.emoji');
+      const emoji = local.page.locator('#main .msg', { hasText: 'Party' }).locator('.emoji');
       await emoji.waitFor({ state: 'attached' });
       // A string: the test is type-checked without the DOM's types.
-      const shown = (await page.evaluate(`(() => {
+      const shown = (await local.page.evaluate(`(() => {
         const el = [...document.querySelectorAll('#main .msg')].find((m) => m.textContent.includes('Party')).querySelector('.emoji');
         return {
           after: getComputedStyle(el, '::after').content,
@@ -122,14 +97,14 @@ describe.skipIf(!hasChromium)(
         expect(shown.after).toBe('none');
         expect(shown.width).toBeGreaterThan(10);
       }
-      await screenshot(page, 'emoji-02-no-image');
+      await screenshot(local.page, 'emoji-02-no-image');
     });
 
     it('the statistics digest’s chart fits the thread pane', async () => {
       const poster = new SlackDigestPoster({ client, logger: silentLogger });
       const digests = new DigestScheduler({
-        gateway: bot.deps.gateway,
-        store: bot.store,
+        gateway: local.bot.deps.gateway,
+        store: local.bot.store,
         poster,
         logger: silentLogger,
         settings: {
@@ -139,23 +114,23 @@ describe.skipIf(!hasChromium)(
           minIntervalSeconds: 1,
         },
       });
-      await bot.store.subscriptions.add(
+      await local.bot.store.subscriptions.add(
         SEEDED.channels.smsOps,
         { kind: 'digest', digest: 'stats', cron: '* * * * *', timezone: 'Europe/Istanbul' },
         SEEDED.users.admin,
         new Date(Date.now() - 3_600_000),
       );
       expect((await digests.tick())[0]?.outcome).toBe('posted');
-      const digest = page.locator('#main .msg', { hasText: 'Monthly statistics digest' });
+      const digest = local.page.locator('#main .msg', { hasText: 'Monthly statistics digest' });
       await digest.locator('.thread-summary').click();
-      const chart = page.locator('#thread .messages img');
+      const chart = local.page.locator('#thread .messages img');
       await chart.waitFor();
       await eventually(() =>
         chart.evaluate(
           (img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 900,
         ),
       ).toBe(true);
-      const fit = (await page.evaluate(`(() => {
+      const fit = (await local.page.evaluate(`(() => {
         const pane = document.querySelector('#thread').getBoundingClientRect();
         const box = document.querySelector('#thread .messages');
         const img = box.querySelector('img').getBoundingClientRect();
@@ -167,7 +142,7 @@ describe.skipIf(!hasChromium)(
       })()`)) as { inside: boolean; scrollsSideways: boolean; width: number };
       expect(fit).toMatchObject({ inside: true, scrollsSideways: false });
       expect(fit.width).toBeGreaterThan(200);
-      await screenshot(page, 'emoji-03-chart-in-thread');
+      await screenshot(local.page, 'emoji-03-chart-in-thread');
     });
   },
 );

@@ -1,19 +1,13 @@
 import { WebClient } from '@slack/web-api';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { SEEDED } from '../../workspace/index.js';
 import {
-  type Browser,
   eventually,
   hasChromium,
-  type LocalBot,
-  launchChromium,
   NO_CHROMIUM_REASON,
-  openWorkspace,
-  pageErrors,
   screenshot,
-  startLocalBot,
   typeInComposer,
+  useWorkspaceInBrowser,
 } from './support.js';
 
 /** Where a message is against the channel's pane, in pixels of the viewport. */
@@ -27,37 +21,26 @@ interface Placement {
 describe.skipIf(!hasChromium)(
   `sending in the local workspace shows the answer${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
-
+    const local = useWorkspaceInBrowser({
+      prepare: async (bot) => {
+        // A channel with history: a message of sixty lines, more than the pane shows at once.
+        const client = new WebClient(bot.workspace.botToken, {
+          slackApiUrl: bot.workspace.apiUrl,
+          retryConfig: { retries: 0 },
+        });
+        const lines = Array.from({ length: 60 }, (_, i) => `Earlier line ${i + 1}`);
+        await client.chat.postMessage({ channel: SEEDED.channels.smsOps, text: lines.join('\n') });
+      },
+    });
     beforeAll(async () => {
-      bot = await startLocalBot();
-      // A channel with history: a message of sixty lines, more than the pane shows at once.
-      const client = new WebClient(bot.workspace.botToken, {
-        slackApiUrl: bot.workspace.apiUrl,
-        retryConfig: { retries: 0 },
-      });
-      const lines = Array.from({ length: 60 }, (_, i) => `Earlier line ${i + 1}`);
-      await client.chat.postMessage({ channel: SEEDED.channels.smsOps, text: lines.join('\n') });
-      browser = await launchChromium();
-      page = await openWorkspace(browser.context, bot.url);
-      await page
+      await local.page
         .locator('#main .messages')
         .getByText(/Earlier line 60/)
         .waitFor();
     });
-    afterEach(() => {
-      expect(pageErrors(page)).toEqual([]);
-    });
-    afterAll(async () => {
-      await page?.close();
-      await browser?.close();
-      await bot?.close();
-    });
 
     async function scrollToTop(): Promise<void> {
-      const box = page.locator('#main .messages');
+      const box = local.page.locator('#main .messages');
       await box.evaluate((el) => {
         el.scrollTop = 0;
       });
@@ -65,7 +48,7 @@ describe.skipIf(!hasChromium)(
     }
 
     function placementOf(text: string): Promise<Placement | undefined> {
-      return page.locator('#main .messages').evaluate((box, wanted) => {
+      return local.page.locator('#main .messages').evaluate((box, wanted) => {
         const all = [...box.querySelectorAll('.msg[data-eph="1"]')].filter((m) =>
           (m.textContent ?? '').includes(wanted),
         );
@@ -79,25 +62,25 @@ describe.skipIf(!hasChromium)(
 
     it('a command sent while the channel is scrolled up shows its answer, as Slack jumps to the bottom', async () => {
       await scrollToTop();
-      await typeInComposer(page, '/sms balance');
+      await typeInComposer(local.page, '/sms balance');
       await eventually(() => placementOf('Usable')).toBeDefined();
       await eventually(async () => {
         const p = (await placementOf('Usable'))!;
         return p.top >= p.paneTop && p.bottom <= p.paneBottom + 1;
       }).toBe(true);
-      await screenshot(page, 'scroll-01-balance-answer');
+      await screenshot(local.page, 'scroll-01-balance-answer');
     });
 
     it('an answer taller than the pane is shown from its first line', async () => {
       await scrollToTop();
-      await typeInComposer(page, '/sms help');
+      await typeInComposer(local.page, '/sms help');
       await eventually(() => placementOf('/sms subcommands')).toBeDefined();
       await eventually(async () => {
         const p = (await placementOf('/sms subcommands'))!;
         // Taller than the pane: its top is in view, not its end.
         return p.bottom - p.top > p.paneBottom - p.paneTop && p.top >= p.paneTop && p.top < p.paneTop + 120;
       }).toBe(true);
-      await screenshot(page, 'scroll-02-help-from-its-start');
+      await screenshot(local.page, 'scroll-02-help-from-its-start');
     });
   },
 );

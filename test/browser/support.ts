@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { RunningHttpServer } from '../../src/http/server.js';
 import type { CampaignRunner } from '../../src/jobs/campaigns.js';
 import type { InboundRelay } from '../../src/jobs/inbound-relay.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { SlackDeps } from '../../src/slack/deps.js';
 import type { Store } from '../../src/store/index.js';
-import type { LocalWorkspace } from '../../workspace/index.js';
+import { type LocalWorkspace, SEEDED } from '../../workspace/index.js';
 import { startTestBot } from '../support/bot.js';
 import { SimulatorControl } from '../support/simulator.js';
 
@@ -106,6 +106,73 @@ export async function openWorkspace(context: BrowserContext, url: string): Promi
   await page.goto(url);
   await page.locator('body[data-ready="1"]').waitFor();
   return page;
+}
+
+export interface WorkspaceInBrowser {
+  readonly bot: LocalBot;
+  /** For a page of a test's own: `openWorkspace(local.browser.context, url)`. */
+  readonly browser: Browser;
+  readonly page: Page;
+}
+
+export interface WorkspaceInBrowserOptions {
+  /** Settings of the bot on top of local mode's. */
+  env?: Record<string, string>;
+  /** What the suite gives the bot before the browser opens the page: listeners of its own, channel history. */
+  prepare?: (bot: LocalBot) => Promise<void> | void;
+  /** `suite`: one page for every test, opened once. `test`: a page of its own for each test, closed after it. */
+  pagePer?: 'suite' | 'test';
+  /** After each test, the page's own script threw nothing it did not catch. */
+  expectNoPageErrors?: boolean;
+}
+
+/**
+ * The hooks of a browser suite: the bot in local mode and Chromium, started once for the suite and closed after
+ * it, and the workspace page open in it. Call it in the describe; its fields are set once the suite has started.
+ */
+export function useWorkspaceInBrowser(options: WorkspaceInBrowserOptions = {}): WorkspaceInBrowser {
+  const { env = {}, prepare, pagePer = 'suite', expectNoPageErrors = true } = options;
+  let bot: LocalBot | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const open = async (): Promise<void> => {
+    page = await openWorkspace(browser!.context, bot!.url);
+  };
+
+  beforeAll(async () => {
+    bot = await startLocalBot(env);
+    await prepare?.(bot);
+    browser = await launchChromium();
+    if (pagePer === 'suite') await open();
+  });
+  if (pagePer === 'test') {
+    beforeEach(async () => {
+      // Modals live in the workspace, not the page: one a test left open would cover the next test's page.
+      for (const user of Object.values(SEEDED.users)) bot!.workspace.state.views.clear(user);
+      await open();
+    });
+  }
+  afterEach(async () => {
+    if (expectNoPageErrors) expect(pageErrors(page!)).toEqual([]);
+    if (pagePer === 'test') await page?.close();
+  });
+  afterAll(async () => {
+    if (pagePer === 'suite') await page?.close();
+    await browser?.close();
+    await bot?.close();
+  });
+
+  return {
+    get bot() {
+      return bot!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get page() {
+      return page!;
+    },
+  };
 }
 
 /** Errors the page's own script threw and did not catch. */

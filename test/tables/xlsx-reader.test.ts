@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import fc from 'fast-check';
+import { format as numfmt } from 'numfmt';
 import { describe, expect, it } from 'vitest';
 import {
   HEAD_RECORDS,
@@ -65,13 +66,16 @@ async function exceljsFirstSheet(bytes: Uint8Array) {
   return { sheet, records };
 }
 
-/** An exceljs value as the product reads a cell: whole numbers as their digits, formulas by their result. */
+/**
+ * An exceljs value as the product reads a cell: whole numbers as their digits, other numbers in General as Turkish
+ * Excel shows them (12,5), formulas by their result.
+ */
 function exceljsText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number') {
     if (Number.isInteger(value) && Math.abs(value) < 1e21) return value.toFixed(0);
-    return String(value);
+    return numfmt('General', value, { locale: 'tr' });
   }
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'object') {

@@ -162,6 +162,87 @@ describe('the .xlsx reader reads workbooks as other writers make them', () => {
     expect(table.records).toEqual([{ line: 1, fields: ['Ayşe', 'kod_x000D_', 'Kat 2', 'Ali\r\nVeli'] }]);
   });
 
+  it('reads a line break written as the bytes CR LF or CR as XML does, as one LF; &#13; and _x000D_ as a CR', async () => {
+    // Excel writes a cell's CR as _x000D_ and keeps the line break after it as the bytes CR LF (calamine's
+    // has_x000D_.xlsx): XML 1.0 §2.11 reads those as LF, so the cell is CR LF, as openpyxl reads it.
+    const bytes = await packageOf({
+      sheets: [
+        {
+          name: 'Adresler',
+          data:
+            '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>' +
+            '<c r="C1" t="inlineStr"><is><t>Kat 2\r\nDaire 5</t></is></c>' +
+            '<c r="D1" t="inlineStr"><is><r><t xml:space="preserve">Kat 3\r</t></r><r><t>Daire 6</t></r></is></c>' +
+            '<c r="E1" t="str"><f>A1</f><v>Ali\r\nVeli</v></c><c r="F1" t="inlineStr"><is><t>Ali&#13;&#10;Veli</t></is></c></row>',
+        },
+      ],
+      sharedStrings:
+        '<sst xmlns="' +
+        MAIN +
+        '"><si><t>Bursa Merkez_x000D_\r\nOsmangazi</t></si><si><t>Ev\rİş</t></si></sst>',
+    });
+    const table = await readTableFile('adresler.xlsx', bytes);
+    expect(table.records).toEqual([
+      {
+        line: 1,
+        fields: [
+          'Bursa Merkez\r\nOsmangazi',
+          'Ev\nİş',
+          'Kat 2\nDaire 5',
+          'Kat 3\nDaire 6',
+          'Ali\nVeli',
+          'Ali\r\nVeli',
+        ],
+      },
+    ]);
+  });
+
+  it('reads text in CDATA sections, in inline and shared strings, as it stands: no references, markup as text', async () => {
+    const cdata = (text: string) => `<![CDATA[${text}]]>`;
+    const bytes = await packageOf({
+      sheets: [
+        {
+          name: 'Liste',
+          data:
+            `<row r="1"><c r="A1" t="inlineStr"><is><t>${cdata('Ad Soyad')}</t></is></c><c r="B1" t="inlineStr"><is><t>${cdata('Cep Telefonu')}</t></is></c></row>` +
+            `<row r="2"><c r="A2" t="inlineStr"><is><t>${cdata('Çağrı &amp; </t></is></c> Işık')}</t></is></c><c r="B2"><v>5321234567</v></c></row>` +
+            `<row r="3"><c r="A3" t="inlineStr"><is><t>Ayşe ${cdata('<Yılmaz>')} &amp; Can</t></is></c><c r="B3"><v>5331234567</v></c></row>` +
+            '<row r="4"><c r="A4" t="s"><v>0</v></c><c r="B4" t="s"><v>1</v></c></row>',
+        },
+      ],
+      sharedStrings: `<sst xmlns="${MAIN}"><si><t>${cdata('Veli </si> Kaya')}</t></si><si><t>${cdata('5341234567')}</t></si></sst>`,
+    });
+    const table = await readTableFile('liste.xlsx', bytes);
+    expect(table.records).toEqual([
+      { line: 1, fields: ['Ad Soyad', 'Cep Telefonu'] },
+      { line: 2, fields: ['Çağrı &amp; </t></is></c> Işık', '5321234567'] },
+      { line: 3, fields: ['Ayşe <Yılmaz> & Can', '5331234567'] },
+      { line: 4, fields: ['Veli </si> Kaya', '5341234567'] },
+    ]);
+  });
+
+  it('shows a General number with a fraction as Turkish Excel does: a decimal comma, at most 10 digits', async () => {
+    const bytes = await packageOf({
+      sheets: [
+        {
+          name: 'Borçlar',
+          data:
+            '<row r="1"><c r="A1"><v>1087.5</v></c><c r="B1"><v>1.0413926851582251</v></c><c r="C1"><v>-0.25</v></c>' +
+            '<c r="D1"><v>5321234567</v></c><c r="E1"><v>5.321234567E9</v></c></row>',
+        },
+      ],
+    });
+    const table = await readTableFile('borclar.xlsx', bytes);
+    expect(table.records[0]!.fields).toEqual([
+      '1087,5',
+      '1,041392685',
+      '-0,25',
+      // A whole number keeps every digit, however it is written, as a phone number must (a rule of this product).
+      '5321234567',
+      '5321234567',
+    ]);
+  });
+
   it('reads every cell type: strings, formula strings, booleans, errors, ISO dates, numbers in their format', async () => {
     const styles = `<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.00"/></numFmts><cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="164"/><xf numFmtId="20"/></cellXfs></styleSheet>`;
     const row =

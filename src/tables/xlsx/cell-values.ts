@@ -1,4 +1,4 @@
-import { type CellFormats, displayedNumber, isGeneral, type NumberFormat } from './number-format.js';
+import { type CellFormats, displayedNumber, GENERAL, isGeneral, type NumberFormat } from './number-format.js';
 import type { SharedStrings } from './shared-strings.js';
 import { decodeXml, unescapeText } from './xml.js';
 
@@ -29,8 +29,7 @@ export function cellValues(strings: SharedStrings, formats: CellFormats, date190
     const trimmed = raw.trim();
     const value = Number(trimmed);
     if (trimmed === '' || Number.isNaN(value)) return trimmed;
-    const format = formatOf(style);
-    return format ? displayedNumber(value, format, date1904) : generalNumber(value);
+    return displayedNumber(value, formatOf(style) ?? GENERAL, date1904);
   };
   return {
     strings,
@@ -44,15 +43,6 @@ export function cellValues(strings: SharedStrings, formats: CellFormats, date190
       return number(raw, style);
     },
   };
-}
-
-/**
- * A number in the General format, as the product has always read one: a whole number as its digits (5321234567,
- * never 5.32E+09, so that a phone number stays whole), another as JavaScript writes it.
- */
-export function generalNumber(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1e21) return value.toFixed(0);
-  return String(value);
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?/;

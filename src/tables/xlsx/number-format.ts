@@ -14,6 +14,9 @@ export interface NumberFormat {
   code: string;
 }
 
+/** Excel's format 0, what a cell without another shows. */
+export const GENERAL: NumberFormat = Object.freeze({ id: 0, code: 'General' });
+
 export interface CellFormats {
   of(styleIndex: number): NumberFormat;
 }
@@ -93,7 +96,8 @@ function memoised(pattern: string): (value: number) => string {
  * decimal comma and at most 10 significant digits.
  */
 function generalText(value: number): string {
-  if (Number.isSafeInteger(value)) return String(value);
+  // Up to 1e21 JavaScript writes a whole number in digits; past 2^53 they are the double's, as Excel stores them.
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value);
   const shortest = String(value);
   // The shortest round-trip text of a number that fits General's 11 characters is what General shows;
   // the rest (rounding to fit, exponents) is numfmt's. The property test holds the two equal.

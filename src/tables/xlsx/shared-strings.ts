@@ -1,5 +1,5 @@
 import { DAMAGED, WorkbookRefusal } from './refusal.js';
-import { decodeXml, unescapeText } from './xml.js';
+import { contentEnd, decodeContent, decodeXml, hasCdata, unescapeText } from './xml.js';
 
 /** A workbook's shared strings by index ('' past the last). */
 export interface SharedStrings {
@@ -27,6 +27,7 @@ export function sharedStrings(xml: string): SharedStrings {
   }
   const strings: string[] = [];
   const phonetic = phoneticRuns(xml);
+  const cdata = hasCdata(xml);
   let at = 0;
   let ended = false;
   return {
@@ -44,7 +45,7 @@ export function sharedStrings(xml: string): SharedStrings {
           at = close + 1;
           continue;
         }
-        const end = xml.indexOf('</si>', close);
+        const end = cdata ? contentEnd(xml, close + 1, '</si>') : xml.indexOf('</si>', close);
         if (end < 0) throw new WorkbookRefusal(DAMAGED);
         strings.push(textsIn(xml, close + 1, end, phonetic));
         at = end + 5;
@@ -86,7 +87,7 @@ export function phoneticRuns(xml: string): (from: number) => number {
   };
 }
 
-/** The <t> texts between `from` and `to` (a <si> or an <is>), outside <rPh>, decoded and joined. */
+/** The <t> texts between `from` and `to` (a <si> or an <is>), outside <rPh>, decoded (CDATA too) and joined. */
 export function textsIn(
   xml: string,
   from: number,
@@ -129,9 +130,9 @@ export function textsIn(
       at = close + 1;
       continue;
     }
-    const end = xml.indexOf('</t>', close);
+    const end = contentEnd(xml, close + 1, '</t>');
     if (end < 0 || end > to) return unescapeText(text);
-    text += decodeXml(xml.slice(close + 1, end));
+    text += decodeContent(xml.slice(close + 1, end));
     at = end + 4;
   }
 }

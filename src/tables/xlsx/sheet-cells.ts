@@ -6,6 +6,8 @@ const needle = (text: string) => Buffer.from(text, 'latin1');
 const SHEET_DATA = needle('<sheetData');
 const SHEET_DATA_END = needle('</sheetData>');
 const INLINE = needle('<is>');
+const CDATA_START = needle('<![CDATA[');
+const CDATA_END = needle(']]>');
 
 /** A sheet whose rows are not in order: read again by sheetRecords with `unordered`. */
 export const ROWS_OUT_OF_ORDER = Symbol('rows out of order');
@@ -485,10 +487,23 @@ function find(xml: Buffer, from: number, to: number, a: number, b: number): numb
   return -1;
 }
 
-/** Where `</c>` closes the cell whose content starts at `from`, or -1. */
+/**
+ * Where `</c>` closes the cell whose content starts at `from`, or -1. An inline string's CDATA section is passed
+ * over: its text may hold `</c>`.
+ */
 function findCellEnd(xml: Buffer, from: number, to: number): number {
-  for (let i = find(xml, from, to, 0x3c, 0x2f); i >= 0; i = find(xml, i + 2, to, 0x3c, 0x2f)) {
-    if (xml[i + 2] === 0x63 && xml[i + 3] === 0x3e) return i;
+  for (let i = find(xml, from, to, 0x3c, -1); i >= 0; i = find(xml, i + 1, to, 0x3c, -1)) {
+    const next = xml[i + 1];
+    if (next === 0x2f && xml[i + 2] === 0x63 && xml[i + 3] === 0x3e) return i;
+    if (next === 0x21 && isCdataStart(xml, i)) {
+      const close = xml.indexOf(CDATA_END, i + 9);
+      if (close < 0 || close >= to) return -1;
+      i = close + 2;
+    }
   }
   return -1;
+}
+
+function isCdataStart(xml: Buffer, at: number): boolean {
+  return xml.compare(CDATA_START, 0, CDATA_START.length, at, at + CDATA_START.length) === 0;
 }

@@ -5,7 +5,12 @@
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-export function decodeXml(text: string): string {
+/**
+ * Text or an attribute value as XML means it: a line break written as the bytes CR LF (or a lone CR) is one LF
+ * (XML 1.0 §2.11, done before references are read: only `&#13;` or `_x000D_` is a CR), and references decoded.
+ */
+export function decodeXml(raw: string): string {
+  const text = xmlLineBreaks(raw);
   if (text.indexOf('&') < 0) return text;
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (whole, name: string) => {
     if (name[0] === '#') {
@@ -14,6 +19,54 @@ export function decodeXml(text: string): string {
     }
     return ENTITIES[name] ?? whole;
   });
+}
+
+function xmlLineBreaks(raw: string): string {
+  return raw.indexOf('\r') < 0 ? raw : raw.replace(/\r\n?/g, '\n');
+}
+
+const CDATA_START = '<![CDATA[';
+
+/**
+ * The content of a text element (`<t>`), which may hold CDATA sections between its text: a section is its
+ * characters as they stand (no references in it; its line breaks are still XML's), the rest decoded.
+ */
+export function decodeContent(raw: string): string {
+  let open = raw.indexOf(CDATA_START);
+  if (open < 0) return decodeXml(raw);
+  let text = '';
+  let at = 0;
+  for (; open >= 0; open = raw.indexOf(CDATA_START, at)) {
+    const close = raw.indexOf(']]>', open + CDATA_START.length);
+    // A section never closed (a damaged part): the rest is its text.
+    const end = close < 0 ? raw.length : close;
+    text += decodeXml(raw.slice(at, open)) + xmlLineBreaks(raw.slice(open + CDATA_START.length, end));
+    at = close < 0 ? raw.length : close + 3;
+  }
+  return text + decodeXml(raw.slice(at));
+}
+
+/**
+ * Where the element's content from `from` ends: the first `end` tag (`</t>`) outside CDATA sections (which may
+ * hold one as text), or -1. Costs one search per `<` in the content: text holds none but a section's.
+ */
+export function contentEnd(xml: string, from: number, end: string): number {
+  let at = from;
+  for (;;) {
+    const open = xml.indexOf('<', at);
+    if (open < 0) return -1;
+    if (xml.startsWith(end, open)) return open;
+    if (xml.startsWith(CDATA_START, open)) {
+      const close = xml.indexOf(']]>', open + CDATA_START.length);
+      if (close < 0) return -1;
+      at = close + 3;
+    } else at = open + 1;
+  }
+}
+
+/** Whether a part holds CDATA sections at all: most do not, and their ends are then found by one search. */
+export function hasCdata(xml: string): boolean {
+  return xml.indexOf(CDATA_START) >= 0;
 }
 
 /**

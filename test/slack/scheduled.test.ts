@@ -468,6 +468,8 @@ describe('a workspace that does not grant users:read', () => {
           'groups:read',
           'im:read',
           'mpim:read',
+          // The compose modal holds a file_input, which Slack opens only for an app with files:read.
+          'files:read',
         ],
       },
     });

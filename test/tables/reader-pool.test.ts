@@ -143,6 +143,26 @@ describe('uploaded files read in a thread of their own', () => {
     );
   });
 
+  it('refuses at once the bytes an earlier read took to its thread, rather than never answering', async () => {
+    const readers = pool({ concurrency: 1 });
+    const bytes = utf8(personalisedCsv(10));
+    // A read moves its bytes: the second of two reads queued with one array finds them gone when its turn comes.
+    const busy = readers.read('busy.csv', utf8(personalisedCsv(20_000)), personalised);
+    const [first, second] = await Promise.allSettled([
+      readers.read('a.csv', bytes, recipients),
+      readers.read('a.csv', bytes, recipients),
+    ]);
+    await busy;
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && String(second.reason.message)).toContain(
+      '“a.csv” was not read: its bytes were given to an earlier read',
+    );
+    // Asked again afterwards: refused before any thread is asked.
+    await expect(readers.read('a.csv', bytes, recipients)).rejects.toThrow('Pass each read its own copy');
+    const next = await readers.read('b.csv', utf8(personalisedCsv(10)), recipients);
+    expect(next.purpose === 'recipients' && next.recipients.recipients).toContain('905321000000');
+  }, 15_000);
+
   it('ends a thread left large by its read, and every thread at close, a read in flight told why', async () => {
     const w = watched();
     const readers = pool({ recycleAboveMb: 1 }, w.events);

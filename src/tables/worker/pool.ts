@@ -245,6 +245,7 @@ export class TableReaderPool implements TableReader {
 
   read(filename: string, bytes: Uint8Array, request: ReadRequest): Promise<FileReading> {
     if (this.closed) return Promise.reject(stopping(filename));
+    if (movedAway(bytes)) return Promise.reject(bytesMoved(filename));
     if (this.queue.length >= this.limits.maxQueued) {
       return Promise.reject(
         new TableFileError(
@@ -277,6 +278,13 @@ export class TableReaderPool implements TableReader {
 
   private pump(): void {
     while (this.queue.length > 0 && !this.closed) {
+      // Bytes an earlier read (queued before with the same array) took to its thread: a thread sent them would
+      // get nothing and never answer.
+      if (movedAway(this.queue[0]!.bytes)) {
+        const job = this.queue.shift()!;
+        job.reject(bytesMoved(job.filename));
+        continue;
+      }
       let thread: ReaderThread | undefined;
       while (!thread && this.idle.length > 0) {
         const next = this.idle.pop()!;
@@ -305,6 +313,24 @@ export class TableReaderPool implements TableReader {
       thread.run(this.queue.shift()!);
     }
   }
+}
+
+/** Whether the bytes' buffer was moved to another thread (detached): what is left of it is unreadable. */
+function movedAway(bytes: Uint8Array): boolean {
+  if (bytes.buffer.byteLength > 0) return false;
+  try {
+    new Uint8Array(bytes.buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A caller's mistake, not the file's: a read moves its bytes to the reading thread, so each read needs its own. */
+function bytesMoved(filename: string): Error {
+  return new Error(
+    `“${filename}” was not read: its bytes were given to an earlier read, which moved them to its reading thread. Pass each read its own copy (bytes.slice()).`,
+  );
 }
 
 function stopping(filename: string): TableFileError {

@@ -1,44 +1,27 @@
 import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  type Browser,
   eventually,
   hasChromium,
   type LocalBot,
-  launchChromium,
   NO_CHROMIUM_REASON,
   openWorkspace,
   pageErrors,
   screenshot,
   startLocalBot,
   typeInComposer,
+  useWorkspaceInBrowser,
 } from './support.js';
 
 describe.skipIf(!hasChromium)(
   `a file of recipients uploaded in the local workspace${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
-
-    beforeAll(async () => {
-      bot = await startLocalBot();
-      browser = await launchChromium();
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterEach(() => {
-      expect(pageErrors(page)).toEqual([]);
-    });
-    afterAll(async () => {
-      await page?.close();
-      await browser?.close();
-      await bot?.close();
-    });
+    const local = useWorkspaceInBrowser();
 
     it('uploads an Excel semicolon CSV in Windows-1254, reviews what it gave, sends the rejected rows to the user, and sends', async () => {
-      const modal = page.getByRole('dialog');
-      await typeInComposer(page, '/sms send');
+      const modal = local.page.getByRole('dialog');
+      await typeInComposer(local.page, '/sms send');
       await modal.getByLabel('…or a file of numbers').waitFor();
       await modal.getByLabel('…or a file of numbers').setInputFiles({
         name: 'müşteriler.csv',
@@ -61,7 +44,7 @@ describe.skipIf(!hasChromium)(
       expect(text).toMatch(/Duplicates merged\s*1/);
       expect(text).toMatch(/Rows rejected\s*1/);
       expect(text).toContain('Line 3: “5,32E+09”');
-      await screenshot(page, 'file-01-review');
+      await screenshot(local.page, 'file-01-review');
 
       await modal.getByRole('button', { name: 'Send me the rejected rows as a file' }).click();
       await modal
@@ -70,9 +53,9 @@ describe.skipIf(!hasChromium)(
 
       await modal.getByRole('button', { name: 'Send 2 messages' }).click();
       await modal.getByText(/Sent\. Batch \d+ is on its way/).waitFor();
-      const row = (await bot.store.outbox.recent(1))[0]!;
+      const row = (await local.bot.store.outbox.recent(1))[0]!;
       expect(new Set(row.recipients)).toEqual(new Set(['905321234567', '905331234567']));
-      await screenshot(page, 'file-02-sent');
+      await screenshot(local.page, 'file-02-sent');
 
       // The file is in the user's messages with the app, not in the channel.
       // The result was pushed over the form: X closes the view on top, as in Slack, until none is left.
@@ -85,19 +68,19 @@ describe.skipIf(!hasChromium)(
         }
         return modal.count();
       }).toBe(0);
-      await page.locator('#dm-list li').click();
-      await page
+      await local.page.locator('#dm-list li').click();
+      await local.page
         .locator('#main .messages')
         .getByText(/Rejected rows of müşteriler\.csv|müşteriler-rejected\.csv/)
         .first()
         .waitFor();
-      await screenshot(page, 'file-03-rejected-rows-dm');
+      await screenshot(local.page, 'file-03-rejected-rows-dm');
     });
 
     it('uploads a .txt of numbers, confirms a campaign of chunks, and follows it on one card', async () => {
       // A bot of its own with chunks of 3: the file's seven numbers are a campaign of 3 chunks.
       const campaignBot = await startLocalBot({ SUBMIT_CHUNK_SIZE: '3', SUBMIT_CHUNK_INTERVAL_MS: '0' });
-      const campaignPage = await openWorkspace(browser.context, campaignBot.url);
+      const campaignPage = await openWorkspace(local.browser.context, campaignBot.url);
       try {
         await sendCampaignFromFile(campaignBot, campaignPage);
         expect(pageErrors(campaignPage)).toEqual([]);

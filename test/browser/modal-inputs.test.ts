@@ -1,20 +1,8 @@
 import type { BlockAction, ViewStateValue } from '@slack/bolt';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { onBlockAction } from '../../src/slack/action-routes.js';
 import { SEEDED, type View } from '../../workspace/index.js';
-import {
-  type Browser,
-  eventually,
-  hasChromium,
-  type LocalBot,
-  launchChromium,
-  NO_CHROMIUM_REASON,
-  openWorkspace,
-  pageErrors,
-  screenshot,
-  startLocalBot,
-} from './support.js';
+import { eventually, hasChromium, NO_CHROMIUM_REASON, screenshot, useWorkspaceInBrowser } from './support.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text });
 const option = (value: string, label = value) => ({ text: plain(label), value });
@@ -133,52 +121,46 @@ const stepTwo: View = {
 describe.skipIf(!hasChromium)(
   `modal inputs in a real browser${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
     const submissions: Record<string, Record<string, ViewStateValue>>[] = [];
     const actions: BlockAction['actions'] = [];
     const uploaded: { file: Record<string, string>; bytes: string }[] = [];
 
-    beforeAll(async () => {
-      bot = await startLocalBot();
-      browser = await launchChromium();
-      let answers = 0;
-      bot.app.view('kitchen_sink', async ({ ack, view }) => {
-        submissions.push(view.state.values);
-        answers += 1;
-        if (answers === 1) await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
-        else await ack({ response_action: 'push', view: stepTwo });
-      });
-      bot.app.view('with_file', async ({ ack, view }) => {
-        await ack();
-        // What the bot does with it: the file object, then its bytes with the bot token.
-        const file = (view.state.values.doc!.doc as unknown as { files: Record<string, string>[] }).files[0]!;
-        const download = await fetch(file.url_private_download!, {
-          headers: { authorization: `Bearer ${bot.workspace.botToken}` },
+    const local = useWorkspaceInBrowser({
+      prepare: (bot) => {
+        let answers = 0;
+        bot.app.view('kitchen_sink', async ({ ack, view }) => {
+          submissions.push(view.state.values);
+          answers += 1;
+          if (answers === 1)
+            await ack({ response_action: 'errors', errors: { notes: 'Say a little more.' } });
+          else await ack({ response_action: 'push', view: stepTwo });
         });
-        uploaded.push({ file, bytes: await download.text() });
-      });
-      bot.app.view('limited', async ({ ack, view }) => {
-        submissions.push(view.state.values);
-        await ack();
-      });
-      // Through the bot's own router: a second app.action listener would see the router's ack of an id it has no
-      // route for, and ack again.
-      onBlockAction(bot.app, 'extras', async ({ ack, body }) => {
-        actions.push(...(body as BlockAction).actions);
-        await ack();
-      });
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await bot?.close();
+        bot.app.view('with_file', async ({ ack, view }) => {
+          await ack();
+          // What the bot does with it: the file object, then its bytes with the bot token.
+          const file = (view.state.values.doc!.doc as unknown as { files: Record<string, string>[] })
+            .files[0]!;
+          const download = await fetch(file.url_private_download!, {
+            headers: { authorization: `Bearer ${bot.workspace.botToken}` },
+          });
+          uploaded.push({ file, bytes: await download.text() });
+        });
+        bot.app.view('limited', async ({ ack, view }) => {
+          submissions.push(view.state.values);
+          await ack();
+        });
+        // Through the bot's own router: a second app.action listener would see the router's ack of an id it
+        // has no route for, and ack again.
+        onBlockAction(bot.app, 'extras', async ({ ack, body }) => {
+          actions.push(...(body as BlockAction).actions);
+          await ack();
+        });
+      },
     });
 
     it('renders and submits text, multi-line text, select, radio, checkboxes and number inputs as Slack does', async () => {
-      bot.workspace.state.views.open(SEEDED.users.admin, kitchenSink);
-      const modal = page.getByRole('dialog', { name: 'Every input' });
+      local.bot.workspace.state.views.open(SEEDED.users.admin, kitchenSink);
+      const modal = local.page.getByRole('dialog', { name: 'Every input' });
       await modal.waitFor();
       await modal.locator('b', { hasText: 'All the inputs' }).waitFor();
       expect(await modal.getByLabel('Notes').inputValue()).toBe('first');
@@ -186,10 +168,10 @@ describe.skipIf(!hasChromium)(
 
       // Slack checks required fields and number bounds itself, before the app sees anything.
       await modal.getByRole('button', { name: 'Save' }).click();
-      const nameField = modal.locator('.bk-input-block', { has: page.getByLabel('Name') });
+      const nameField = modal.locator('.bk-input-block', { has: local.page.getByLabel('Name') });
       await nameField.getByRole('alert').getByText('Please complete this required field.').waitFor();
       await modal
-        .locator('.bk-input-block', { has: page.getByRole('radiogroup') })
+        .locator('.bk-input-block', { has: local.page.getByRole('radiogroup') })
         .getByText('Please complete this required field.')
         .waitFor();
 
@@ -215,7 +197,7 @@ describe.skipIf(!hasChromium)(
       await modal.getByLabel('How many').fill('7');
       await modal.getByRole('button', { name: 'Save' }).click();
       // The app answers response_action: errors; the message shows under the field it names.
-      const notesField = modal.locator('.bk-input-block', { has: page.getByLabel('Notes') });
+      const notesField = modal.locator('.bk-input-block', { has: local.page.getByLabel('Notes') });
       await notesField.getByRole('alert').getByText('Say a little more.').waitFor();
       expect(submissions[0]).toEqual({
         name: { name: { type: 'plain_text_input', value: 'Ada' } },
@@ -225,27 +207,26 @@ describe.skipIf(!hasChromium)(
         extras: { extras: { type: 'checkboxes', selected_options: [option('note', 'Card')] } },
         count: { count: { type: 'number_input', value: '7' } },
       });
-      await screenshot(page, '12-modal-inputs-errors');
+      await screenshot(local.page, '12-modal-inputs-errors');
 
       // response_action: push stacks a view with a Back button; Back shows the first view, values intact.
       await modal.getByRole('button', { name: 'Save' }).click();
-      const pushed = page.getByRole('dialog', { name: 'Step two' });
+      const pushed = local.page.getByRole('dialog', { name: 'Step two' });
       await pushed.getByText('Pushed on top of the first view.').waitFor();
-      await screenshot(page, '13-modal-pushed');
+      await screenshot(local.page, '13-modal-pushed');
       await pushed.locator('.modal-foot').getByRole('button', { name: 'Back' }).click();
       await modal.waitFor();
       expect(await modal.getByLabel('Name').inputValue()).toBe('Ada');
       expect(await modal.getByRole('radio', { name: 'Medium' }).isChecked()).toBe(true);
       await modal.locator('.modal-foot').getByRole('button', { name: 'Cancel' }).click();
       await modal.waitFor({ state: 'detached' });
-      expect(bot.workspace.state.views.stack(SEEDED.users.admin)).toEqual([]);
-      expect(pageErrors(page)).toEqual([]);
+      expect(local.bot.workspace.state.views.stack(SEEDED.users.admin)).toEqual([]);
     });
 
     it('takes no more than max_length: typing stops there, and a longer prefilled value is held back with an error', async () => {
       const before = submissions.length;
-      bot.workspace.state.views.open(SEEDED.users.admin, limited);
-      const modal = page.getByRole('dialog', { name: 'Limited' });
+      local.bot.workspace.state.views.open(SEEDED.users.admin, limited);
+      const modal = local.page.getByRole('dialog', { name: 'Limited' });
       await modal.waitFor();
       await modal.getByRole('button', { name: 'Save' }).click();
       await modal
@@ -259,12 +240,11 @@ describe.skipIf(!hasChromium)(
       await modal.getByRole('button', { name: 'Save' }).click();
       await modal.waitFor({ state: 'detached' });
       expect(submissions.at(-1)).toEqual({ code: { code: { type: 'plain_text_input', value: '12345' } } });
-      expect(pageErrors(page)).toEqual([]);
     });
 
     it('uploads a file through a file_input; the submission carries Slack’s file object, readable with the bot token', async () => {
-      bot.workspace.state.views.open(SEEDED.users.admin, withFile);
-      const modal = page.getByRole('dialog', { name: 'Upload' });
+      local.bot.workspace.state.views.open(SEEDED.users.admin, withFile);
+      const modal = local.page.getByRole('dialog', { name: 'Upload' });
       await modal.waitFor();
       await modal.getByRole('button', { name: 'Send' }).click();
       await modal.getByRole('alert').getByText('Please complete this required field.').waitFor();
@@ -284,7 +264,6 @@ describe.skipIf(!hasChromium)(
         size: 20,
       });
       expect(uploaded[0]!.bytes).toBe('msisdn\n905321234567\n');
-      expect(pageErrors(page)).toEqual([]);
     });
   },
 );

@@ -1,14 +1,5 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  hasChromium,
-  type LocalBot,
-  launchChromium,
-  NO_CHROMIUM_REASON,
-  openWorkspace,
-  startLocalBot,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, NO_CHROMIUM_REASON, useWorkspaceInBrowser } from './support.js';
 
 /**
  * The page's Block Kit and mrkdwn renderer, run where it runs: in the browser, as the page loads it. Each case
@@ -17,19 +8,7 @@ import {
 describe.skipIf(!hasChromium)(
   `Block Kit renderer${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
-
-    beforeAll(async () => {
-      bot = await startLocalBot();
-      browser = await launchChromium();
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await bot?.close();
-    });
+    const local = useWorkspaceInBrowser({ expectNoPageErrors: false });
 
     interface Rendered {
       html: string;
@@ -43,7 +22,7 @@ describe.skipIf(!hasChromium)(
      * `import()` in test code, and this one must run as the page's own module import.
      */
     function render(input: string | unknown[]): Promise<Rendered> {
-      return page.evaluate(`(async (value) => {
+      return local.page.evaluate(`(async (value) => {
       const r = await import('/assets/render.js');
       const ctx = {
         users: new Map([

@@ -118,17 +118,18 @@ export interface WorkspaceInBrowser {
 export interface WorkspaceInBrowserOptions {
   /** Settings of the bot on top of local mode's. */
   env?: Record<string, string>;
-  /** What the suite gives the bot before the browser opens the page: listeners of its own, channel history. */
+  /** What the suite gives the bot before the page opens: listeners of its own, channel history. */
   prepare?: (bot: LocalBot) => Promise<void> | void;
-  /** `suite`: one page for every test, opened once. `test`: a page of its own for each test, closed after it. */
+  /** `suite`: one page for every test. `test`: a page of its own for each test, closed after it. */
   pagePer?: 'suite' | 'test';
   /** After each test, the page's own script threw nothing it did not catch. */
   expectNoPageErrors?: boolean;
 }
 
 /**
- * The hooks of a browser suite: the bot in local mode and Chromium, started once for the suite and closed after
- * it, and the workspace page open in it. Call it in the describe; its fields are set once the suite has started.
+ * The hooks of a browser suite: the bot in local mode and Chromium, started once for the suite and closed
+ * after it, and the workspace page open in it. Call it in the describe; its fields are set once the suite has
+ * started.
  */
 export function useWorkspaceInBrowser(options: WorkspaceInBrowserOptions = {}): WorkspaceInBrowser {
   const { env = {}, prepare, pagePer = 'suite', expectNoPageErrors = true } = options;

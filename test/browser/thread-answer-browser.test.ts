@@ -1,76 +1,46 @@
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  eventually,
-  hasChromium,
-  type LocalBot,
-  launchChromium,
-  NO_CHROMIUM_REASON,
-  openWorkspace,
-  pageErrors,
-  screenshot,
-  startLocalBot,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, hasChromium, NO_CHROMIUM_REASON, screenshot, useWorkspaceInBrowser } from './support.js';
 
 /** Answer in the thread and the workflow step panel, as a person uses them in the local workspace page. */
 describe.skipIf(!hasChromium)(
   `answer in the thread and workflow steps in a real browser${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM_REASON})`}`,
   () => {
-    let bot: LocalBot;
-    let browser: Browser;
-    let page: Page;
-
-    beforeAll(async () => {
-      bot = await startLocalBot();
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await bot?.close();
-    });
-    beforeEach(async () => {
-      page = await openWorkspace(browser.context, bot.url);
-    });
-    afterEach(async () => {
-      expect(pageErrors(page)).toEqual([]);
-      await page.close();
-    });
+    const local = useWorkspaceInBrowser({ pagePer: 'test' });
 
     it('@smsops in the thread of an inbound SMS: a private preview, then Send puts the card in the thread', async () => {
-      await bot.control.inbound([
+      await local.bot.control.inbound([
         { MSISDN: '905327654321', Text: 'Can I pick it up today?', Recipient: 'ACME' },
       ]);
-      await bot.relay.pollOnce();
-      const post = page.locator('#main .messages .msg', { hasText: 'Can I pick it up today?' });
+      await local.bot.relay.pollOnce();
+      const post = local.page.locator('#main .messages .msg', { hasText: 'Can I pick it up today?' });
       await post.waitFor();
       await post.hover();
       await post.getByRole('button', { name: 'Reply in thread' }).click();
-      const thread = page.getByRole('complementary', { name: 'Thread' });
+      const thread = local.page.getByRole('complementary', { name: 'Thread' });
       const composer = thread.locator('.composer textarea');
       await composer.fill('@smsops Yes, until 18:00');
       await composer.press('Enter');
       const preview = thread.locator('.msg.ephemeral', { hasText: 'Send this SMS to +90 532 765 43 21?' });
       await preview.waitFor();
       await preview.getByText('From ACME').waitFor();
-      await screenshot(page, 'thread-answer-preview');
-      const submits = await bot.control.callCount('Submit');
+      await screenshot(local.page, 'thread-answer-preview');
+      const submits = await local.bot.control.callCount('Submit');
       await preview.getByRole('button', { name: 'Send' }).click();
       await thread.locator('.msg', { hasText: /SMS batch \d+/ }).waitFor();
       await thread.locator('.msg.ephemeral', { hasText: /Sent\. Batch \d+/ }).waitFor();
-      expect(await bot.control.callCount('Submit')).toBe(submits + 1);
-      await screenshot(page, 'thread-answer-sent');
+      expect(await local.bot.control.callCount('Submit')).toBe(submits + 1);
+      await screenshot(local.page, 'thread-answer-sent');
     });
 
     it('the workflow step panel runs a step and shows its error, then its outputs', async () => {
-      await page.getByRole('button', { name: 'Simulator' }).click();
-      const panel = page.getByRole('complementary', { name: 'Gateway simulator' });
+      await local.page.getByRole('button', { name: 'Simulator' }).click();
+      const panel = local.page.getByRole('complementary', { name: 'Gateway simulator' });
       await panel.getByLabel('Step').selectOption({ label: 'Get SMS balance' });
       await panel.getByRole('button', { name: 'Run step' }).click();
       await eventually(() => panel.locator('#step-result').textContent()).toMatch(
         /Failed · .*\/sms workflows on/,
       );
-      await bot.store.appSettings.set('workflows', 'on', 'U0ADMIN');
+      await local.bot.store.appSettings.set('workflows', 'on', 'U0ADMIN');
       await panel.getByRole('button', { name: 'Run step' }).click();
       await eventually(() => panel.locator('#step-result').textContent()).toMatch(
         /Completed · outputs \{"usable":/,
@@ -82,7 +52,7 @@ describe.skipIf(!hasChromium)(
       await eventually(() => panel.locator('#step-result').textContent()).toMatch(
         /Completed · outputs \{"message_id":"\d+","recipients":1\}/,
       );
-      await screenshot(page, 'workflow-step-panel');
+      await screenshot(local.page, 'workflow-step-panel');
     });
   },
 );

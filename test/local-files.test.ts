@@ -1,49 +1,16 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type WebAPIPlatformError, WebClient } from '@slack/web-api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/bot.js';
 import { SEEDED } from '../workspace/index.js';
-import { startTestBot, type TestBot } from './support/bot.js';
-import { captureLogger, type LogLine } from './support/logs.js';
+import { useLocalDataDirs } from './support/local-data-dir.js';
 
 const { users, channels } = SEEDED;
-const dirs: string[] = [];
-const running: TestBot[] = [];
-
-afterEach(async () => {
-  for (const bot of running.splice(0)) await bot.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { dataDir, startLocal, stop } = useLocalDataDirs('smsops-local-files-');
 
 /** A saved workspace of a few messages is a few KB; one that kept the uploads' bytes would be megabytes. */
 const SMALL_STATE_BYTES = 64 * 1024;
-
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-local-files-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** Local mode as `npm start` runs it, its store (and so its state files) in `dir`. */
-async function startLocal(dir: string): Promise<Bot & { logLines: LogLine[] }> {
-  const capture = captureLogger({ level: 'info' });
-  const testBot = await startTestBot(
-    { DATABASE_URL: `sqlite:${join(dir, 'smsops.db')}` },
-    { logger: capture.logger },
-  );
-  running.push(testBot);
-  return Object.assign(testBot.bot, { logLines: capture.lines });
-}
-
-async function stop(bot: Bot): Promise<void> {
-  await bot.stop();
-  running.splice(
-    running.findIndex((r) => r.bot === bot),
-    1,
-  );
-}
 
 function botClient(bot: Bot): WebClient {
   return new WebClient(bot.workspace!.botToken, {

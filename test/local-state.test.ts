@@ -1,47 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/bot.js';
 import type { OutboxRow } from '../src/store/index.js';
 import { SEEDED, type SlackMessage, type ViewOutput } from '../workspace/index.js';
-import { startTestBot, type TestBot } from './support/bot.js';
-import { captureLogger, type LogLine } from './support/logs.js';
+import { useLocalDataDirs } from './support/local-data-dir.js';
 import { closedPort } from './support/raw-server.js';
 import { SimulatorControl } from './support/simulator.js';
 
 const { users, channels } = SEEDED;
-const dirs: string[] = [];
-const running: TestBot[] = [];
-
-afterEach(async () => {
-  for (const bot of running.splice(0)) await bot.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'smsops-local-state-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** Local mode as `npm start` runs it (no Slack credentials, the simulator as the gateway), its store in `dir`. */
-async function startLocal(dir: string): Promise<Bot & { logLines: LogLine[] }> {
-  const capture = captureLogger({ level: 'info' });
-  const testBot = await startTestBot(
-    { DATABASE_URL: `sqlite:${join(dir, 'smsops.db')}` },
-    { logger: capture.logger },
-  );
-  running.push(testBot);
-  return Object.assign(testBot.bot, { logLines: capture.lines });
-}
-
-async function stop(bot: Bot): Promise<void> {
-  const index = running.findIndex((r) => r.bot === bot);
-  await bot.stop();
-  running.splice(index, 1);
-}
+const { dataDir, startLocal, stop } = useLocalDataDirs('smsops-local-state-');
 
 /** What the page shows in a channel: GET /_ws/history, as the browser asks for it. */
 async function channelOnPage(bot: Bot, channel: string): Promise<SlackMessage[]> {

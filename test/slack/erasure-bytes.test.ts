@@ -8,8 +8,8 @@ import {
   channels,
   ephemeralText,
   type Harness,
+  sendThroughCompose,
   startHarness,
-  textBlockOf,
   users,
 } from '../support/slack-harness.js';
 
@@ -22,21 +22,6 @@ const SHARED_TEXT = 'Pharmacy closes early ZK4 today';
 let h: Harness;
 let dir: string;
 let dbPath: string;
-
-/** A real send through the compose modal; resolves once its card is posted. */
-async function sendThroughCompose(recipients: string, text: string): Promise<void> {
-  const view = await h.openCompose('send');
-  const after = h.fake.state.journal.seq;
-  const result = await h.driver.viewSubmission({
-    userId: users.admin,
-    view,
-    values: { recipients: { recipients }, [textBlockOf(view)]: { text } },
-  });
-  expect(result.status).toBe(200);
-  await h.fake.state.waitForMessage((m) => m.channel === channels.smsOps && /^SMS batch \d+:/.test(m.text), {
-    after,
-  });
-}
 
 /** How often each secret occurs in a file's raw bytes (UTF-8, as SQLite stores text). */
 function occurrences(path: string): Record<string, number> {
@@ -61,8 +46,8 @@ afterAll(async () => {
 
 describe('/sms forget and the retention purge on SQLite', () => {
   it('leave the number and the erased texts nowhere in the database file, its WAL or a backup of it', async () => {
-    await sendThroughCompose('0532 777 88 99', PRIVATE_TEXT);
-    await sendThroughCompose('0532 777 88 99\n0533 123 45 67', SHARED_TEXT);
+    await sendThroughCompose(h, '0532 777 88 99', PRIVATE_TEXT);
+    await sendThroughCompose(h, '0532 777 88 99\n0533 123 45 67', SHARED_TEXT);
     await h.store.inbound.saveThread(channels.smsOps, FORGOTTEN, '1700000000.000100', new Date());
     const before = {
       ...occurrences(dbPath),

@@ -4,8 +4,8 @@ import {
   channels,
   ephemeralText,
   type Harness,
+  sendThroughCompose,
   startHarness,
-  textBlockOf,
   users,
 } from '../support/slack-harness.js';
 
@@ -32,33 +32,15 @@ async function run(text: string, user: string = users.admin): Promise<string> {
   return answer;
 }
 
-/** A real send through the compose modal; resolves with its outbox row once the gateway took it. */
-async function sendThroughCompose(recipients: string, text: string): Promise<OutboxRow> {
-  const view = await h.openCompose('send');
-  const after = h.fake.state.journal.seq;
-  const result = await h.driver.viewSubmission({
-    userId: users.admin,
-    view,
-    values: { recipients: { recipients }, [textBlockOf(view)]: { text } },
-  });
-  expect(result.status).toBe(200);
-  const card = await h.fake.state.waitForMessage(
-    (m) => m.channel === channels.smsOps && /^SMS batch \d+:/.test(m.text),
-    { after },
-  );
-  const messageId = /^SMS batch (\d+):/.exec(card.text)![1]!;
-  return (await h.store.outbox.getByMessageId(messageId))!;
-}
-
 describe('/sms forget <number>', () => {
   let alone: OutboxRow;
   let together: OutboxRow;
   let others: OutboxRow;
 
   beforeAll(async () => {
-    alone = await sendThroughCompose('0532 123 45 67', 'Ayşe, your test result is ready');
-    together = await sendThroughCompose('0532 123 45 67\n0533 123 45 67', 'The shop opens at 10 tomorrow');
-    others = await sendThroughCompose('0533 123 45 67\n0534 123 45 67', 'Hello Bora and Cem');
+    alone = await sendThroughCompose(h, '0532 123 45 67', 'Ayşe, your test result is ready');
+    together = await sendThroughCompose(h, '0532 123 45 67\n0533 123 45 67', 'The shop opens at 10 tomorrow');
+    others = await sendThroughCompose(h, '0533 123 45 67\n0534 123 45 67', 'Hello Bora and Cem');
     expect(await run('lists add family 0532 123 45 67 0533 123 45 67')).toMatch(/family/);
     expect(await run('lists add ayse-only 0532 123 45 67')).toMatch(/ayse-only/);
     expect(await run('optout add 0532 123 45 67')).toMatch(/opted out/);

@@ -1,10 +1,11 @@
+import { expect } from 'vitest';
 import type { Bot, BotOverrides } from '../../src/bot.js';
 import type { SlackGateLimits } from '../../src/http/slack-gate.js';
 import type { DeliveryTracker } from '../../src/jobs/tracker.js';
 import type { Logger } from '../../src/log.js';
 import type { SlackApp } from '../../src/slack/app.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
-import type { Store } from '../../src/store/index.js';
+import type { OutboxRow, Store } from '../../src/store/index.js';
 import {
   createSlackDriver,
   type EphemeralMessage,
@@ -206,6 +207,20 @@ export async function reviewOfFile(
   });
   await h.fake.state.waitForCall('views.update', (c) => typeof c.args.external_id === 'string', { after });
   return h.fake.state.views.top(users.admin)!;
+}
+
+/** A real send through the compose modal as the admin; resolves with its outbox row once its card is posted. */
+export async function sendThroughCompose(h: Harness, recipients: string, text: string): Promise<OutboxRow> {
+  const view = await h.openCompose('send');
+  const after = h.fake.state.journal.seq;
+  const result = await h.submitCompose(view, { recipients, text });
+  expect(result.status).toBe(200);
+  const card = await h.fake.state.waitForMessage(
+    (m) => m.channel === channels.smsOps && /^SMS batch \d+:/.test(m.text),
+    { after },
+  );
+  const messageId = /^SMS batch (\d+):/.exec(card.text)![1]!;
+  return (await h.store.outbox.getByMessageId(messageId))!;
 }
 
 /** The admin presses the file review's rejected-rows button; resolves with the journal position before it. */

@@ -19,6 +19,7 @@ import { digestMessage } from '../ui/digest-message.js';
 import { subscriptionsMessage } from '../ui/digest-subscriptions.js';
 import { escapeMrkdwn, formatMoney, formatTime, truncate } from '../ui/format.js';
 import { userZone } from '../user-zones.js';
+import { replaceChannelSubscription } from './channel-subscription.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 type KindChoice = DigestKind | 'all';
@@ -272,20 +273,12 @@ export async function alertCommand(ctx: CommandContext): Promise<void> {
   }
   const threshold = parseThreshold(words);
   // One alert per channel: a new threshold replaces the old one, and starts with a fresh state.
-  for (const sub of existing) await ctx.deps.store.subscriptions.remove(sub.id);
-  await ctx.deps.store.subscriptions.add(
-    ctx.channelId,
+  await replaceChannelSubscription(
+    ctx,
+    existing,
     { kind: 'low_balance', threshold },
-    ctx.userId,
-    ctx.deps.now(),
+    { action: 'alert.set', details: { threshold } },
   );
-  await ctx.deps.store.audit.append({
-    actor: ctx.userId,
-    action: 'alert.set',
-    target: ctx.channelId,
-    details: { threshold },
-    at: ctx.deps.now(),
-  });
   const usable = await ctx.deps.gateway.getBalance().then(
     (b) => b.usable,
     () => undefined,

@@ -6,6 +6,7 @@ import { prepareReport } from '../report-runner.js';
 import { escapeMrkdwn } from '../ui/format.js';
 import { reportStartedText } from '../ui/sending-report.js';
 import { usageError } from './arguments.js';
+import { replaceChannelSubscription } from './channel-subscription.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 /** Words of `/sms report` that are not the period. */
@@ -76,20 +77,12 @@ export async function subscribeReport(ctx: CommandContext): Promise<void> {
     });
     return;
   }
-  for (const s of existing) await ctx.deps.store.subscriptions.remove(s.id);
-  await ctx.deps.store.subscriptions.add(
-    ctx.channelId,
+  await replaceChannelSubscription(
+    ctx,
+    existing,
     { kind: 'report', detail, timezone },
-    ctx.userId,
-    ctx.deps.now(),
+    { action: 'report.subscribe', details: { detail, timezone } },
   );
-  await ctx.deps.store.audit.append({
-    actor: ctx.userId,
-    action: 'report.subscribe',
-    target: ctx.channelId,
-    details: { detail, timezone },
-    at: ctx.deps.now(),
-  });
   await ctx.respond({
     response_type: 'in_channel',
     text: `:bar_chart: <@${ctx.userId}> subscribed this channel to the monthly SMS report (${detail === 'full' ? 'with texts and numbers' : 'counts only'}): last month's .xlsx on the first day of each month (${escapeMrkdwn(timezone)}). \`/sms unsubscribe report\` stops it.`,

@@ -1,7 +1,8 @@
 /**
  * Builds test/data/corpus/: recipient lists written by the programs offices use (openpyxl, xlsxwriter,
  * LibreOffice, Gnumeric, exceljs, SheetJS), the variants real writers make that none of those does (crafted from
- * xlsxwriter's file), and what must be refused (.ods, .xls, a password). manifest.json says what each file is and
+ * xlsxwriter's file), what must be refused (.ods, .xls, a password), and workbooks Excel made, from Debian's
+ * r-cran-openxlsx (scripts/corpus/public.mjs: from the package when it is at hand, else the committed copies). manifest.json says what each file is and
  * what the reader must make of it; each workbook's and CSV's truth (<file>.truth.json) is what openpyxl, or
  * Python's csv module, reads in it (scripts/corpus/truth.py), never what the app's reader reads.
  *
@@ -19,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   withCdataInlineStrings,
@@ -30,6 +31,7 @@ import {
   withRenamedSharedStrings,
 } from './craft.mjs';
 import { encryptWorkbook } from './encrypt.mjs';
+import { OPENXLSX_PACKAGE, publicWorkbooks } from './public.mjs';
 import { HEADER, NOT_RECIPIENTS, RECIPIENTS } from './recipients.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,6 +72,8 @@ function writePython(outdir) {
 }
 
 async function build() {
+  // Taken before the corpus is cleared: without the Debian package, the committed copies are kept.
+  const published = publicWorkbooks(corpus);
   rmSync(corpus, { recursive: true, force: true, maxRetries: 2 });
   execFileSync('mkdir', ['-p', corpus]);
   writePython(corpus);
@@ -157,9 +161,32 @@ async function build() {
   libreoffice();
   gnumeric();
 
+  const { name, version, distribution, upstream, licence, folder } = OPENXLSX_PACKAGE;
+  for (const { file, original, sha256, application, made, bytes } of published) {
+    writeFileSync(join(corpus, file), bytes);
+    // Not recipient lists: what is checked is the sheet read and every cell's text against openpyxl.
+    manifest.push({
+      file,
+      writer: application,
+      made,
+      source: {
+        package: `Debian ${distribution} package ${name} ${version}`,
+        path: `${folder}/${original}`,
+        sha256,
+        upstream,
+        licence,
+      },
+      truth: { reader: 'openpyxl' },
+      expect: { cellsOnly: true },
+    });
+  }
+
   writeFileSync(join(corpus, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   run(PYTHON, [join(here, 'truth.py'), corpus, corpus]);
-  run(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', corpus]);
+  // Biome formats only inside the project: a corpus built elsewhere (a trial run) keeps JSON.stringify's layout.
+  if (!relative(root, corpus).startsWith('..')) {
+    run(join(root, 'node_modules', '.bin', 'biome'), ['format', '--write', corpus]);
+  }
   rmSync(work, { recursive: true, force: true });
 }
 

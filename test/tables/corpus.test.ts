@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +28,13 @@ interface Entry {
   file: string;
   writer: string;
   made: string;
+  /** A file taken from a public corpus, not made here. */
+  source?: { package: string; path: string; sha256: string; upstream: string; licence: string };
   truth: { reader: 'openpyxl' | 'csv' | 'none'; encoding?: string; delimiter?: string; skipLines?: number };
   expect:
     | { refusal: 'ods' | 'xls' | 'password' }
+    // Not a list of recipients: the sheet read and its cells are what is checked.
+    | { cellsOnly: true }
     | { mobileColumn: string; recipients: string[]; names?: string[]; lettersOrRefusal?: boolean };
 }
 interface TruthCell {
@@ -91,6 +96,7 @@ function wallClock(iso: string): WallClock {
   };
 }
 const two = (n: number) => String(n).padStart(2, '0');
+const TURKISH_MONTHS = ['Oca', 'Şub', 'Mar', 'Nis', 'May', 'Haz', 'Tem', 'Ağu', 'Eyl', 'Eki', 'Kas', 'Ara'];
 
 /**
  * A custom date code token by token: d dd m mm yy yyyy h hh mm (minutes after h) ss, `\x` and quoted literals.
@@ -138,13 +144,22 @@ function shown(cell: TruthCell): string {
     if (cell.builtin === 14) return `${two(t.day)}.${two(t.month)}.${t.year}`;
     if (cell.builtin === 22) return `${two(t.day)}.${two(t.month)}.${t.year} ${two(t.hour)}:${two(t.minute)}`;
     if (cell.builtin === null) return customDate(cell.format, t);
+    // Built-in 17 (en-US mmm-yy) too: Turkish Excel shows it with its month abbreviation and date separator.
+    if (cell.builtin === 17) return `${TURKISH_MONTHS[t.month - 1]}.${two(t.year % 100)}`;
   }
   if (cell.type === 'number' && typeof cell.value === 'number') {
     const value = cell.value;
     if (cell.builtin === 0 && Number.isInteger(value)) return String(value);
-    // General shows a fraction with the locale's decimal mark: 1087,5 (values here have few digits).
+    // General shows a fraction with the locale's decimal mark (1087,5), in a column's 11 characters: a longer one
+    // rounded to fit (0,021211775).
     if (cell.builtin === 0 && String(value).replace(/\D/g, '').length <= 10)
       return String(value).replace('.', ',');
+    if (cell.builtin === 0 && value > 1e-4 && value < 1e10) {
+      const wholeDigits = Math.max(1, Math.floor(Math.log10(value)) + 1);
+      const text = value.toFixed(10 - wholeDigits);
+      return (text.includes('.') ? text.replace(/\.?0+$/, '') : text).replace('.', ',');
+    }
+    if (cell.builtin === 1) return turkishNumber(value, 0, false);
     if (cell.builtin === 3 || cell.format === '#,##0') return turkishNumber(value, 0, true);
     if (cell.builtin === 4 || cell.format === '#,##0.00') return turkishNumber(value, 2, true);
     if (cell.builtin === 2 || cell.format === '0.00') return turkishNumber(value, 2, false);
@@ -253,6 +268,16 @@ describe('the corpus and its truth', () => {
     for (const entry of manifest) expect(readme).toContain(entry.file);
   });
 
+  it('holds files Excel made, each the public corpus’s own (by its SHA-256), with its package and licence', () => {
+    const published = manifest.filter((e) => e.source);
+    expect(published.filter((e) => /Excel/.test(e.writer)).length).toBeGreaterThanOrEqual(5);
+    for (const entry of published) {
+      const sha256 = createHash('sha256').update(bytesOf(entry.file)).digest('hex');
+      expect(sha256, entry.file).toBe(entry.source!.sha256);
+      expect(entry.source!.licence, entry.file).toMatch(/GPL-3|MIT/);
+    }
+  });
+
   it('has the truth openpyxl and Python’s csv module give of the committed files today', () => {
     for (const [file, truth] of freshTruth) expect(truth, file).toEqual(committedTruth(file));
   });
@@ -273,6 +298,7 @@ describe('workbooks as openpyxl reads them', () => {
     (_, entry) => {
       const truth = () => committedTruth(entry.file) as WorkbookTruth;
       const expected = entry.expect as { mobileColumn: string; recipients: string[] };
+      const recipientList = 'mobileColumn' in entry.expect;
 
       it('reads the sheet a person sees and names the other visible worksheets', async () => {
         const table = await readTableFile(entry.file, bytesOf(entry.file));
@@ -291,30 +317,33 @@ describe('workbooks as openpyxl reads them', () => {
         expect(cellDifferences(table, want)).toEqual([]);
       });
 
-      it(`sends to the “${expected.mobileColumn}” column, every row a recipient`, async () => {
-        const table = await readTableFile(entry.file, bytesOf(entry.file));
-        const got = recipientsFromTable(table, 'TR');
-        expect({ column: got.numberColumn, rejected: got.rejected, rows: got.rowsRead }).toEqual({
-          column: expected.mobileColumn,
-          rejected: [],
-          rows: expected.recipients.length,
+      // Only a list of recipients has a mobile column, and a header to find by it.
+      if (recipientList) {
+        it(`sends to the “${expected.mobileColumn}” column, every row a recipient`, async () => {
+          const table = await readTableFile(entry.file, bytesOf(entry.file));
+          const got = recipientsFromTable(table, 'TR');
+          expect({ column: got.numberColumn, rejected: got.rejected, rows: got.rowsRead }).toEqual({
+            column: expected.mobileColumn,
+            rejected: [],
+            rows: expected.recipients.length,
+          });
+          expect(got.recipients).toEqual(expected.recipients);
         });
-        expect(got.recipients).toEqual(expected.recipients);
-      });
 
-      it('finds the header for a personalised send, and the mobile column in it', async () => {
-        const table = await readTableFile(entry.file, bytesOf(entry.file));
-        const personalised = personalisedTable(table, 'TR');
-        expect(personalised.errors).toEqual([]);
-        expect(personalised.numberColumn).toBe(expected.mobileColumn);
-        expect(personalised.rows).toHaveLength(expected.recipients.length);
-        // The header is the row with the mobile column's name; each of its cells names a column.
-        const cells = truth().cells[sheetToRead(truth())] ?? [];
-        const headerRow = cells.find((c) => c.value === expected.mobileColumn)?.row;
-        const header = cells.filter((c) => c.row === headerRow);
-        expect(header.length).toBeGreaterThan(1);
-        for (const cell of header) expect(personalised.columns).toContain(shown(cell));
-      });
+        it('finds the header for a personalised send, and the mobile column in it', async () => {
+          const table = await readTableFile(entry.file, bytesOf(entry.file));
+          const personalised = personalisedTable(table, 'TR');
+          expect(personalised.errors).toEqual([]);
+          expect(personalised.numberColumn).toBe(expected.mobileColumn);
+          expect(personalised.rows).toHaveLength(expected.recipients.length);
+          // The header is the row with the mobile column's name; each of its cells names a column.
+          const cells = truth().cells[sheetToRead(truth())] ?? [];
+          const headerRow = cells.find((c) => c.value === expected.mobileColumn)?.row;
+          const header = cells.filter((c) => c.row === headerRow);
+          expect(header.length).toBeGreaterThan(1);
+          for (const cell of header) expect(personalised.columns).toContain(shown(cell));
+        });
+      }
     },
   );
 });
@@ -426,7 +455,7 @@ function expectedMessages(entry: Entry, template: string): string[] {
 }
 
 const sendable = manifest.filter(
-  (e) => !('refusal' in e.expect) && !(e.expect as { lettersOrRefusal?: boolean }).lettersOrRefusal,
+  (e) => 'mobileColumn' in e.expect && !(e.expect as { lettersOrRefusal?: boolean }).lettersOrRefusal,
 );
 
 describe('the SMS each person gets', () => {

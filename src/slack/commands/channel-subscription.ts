@@ -20,3 +20,19 @@ export async function replaceChannelSubscription(
     at: ctx.deps.now(),
   });
 }
+
+/** `/sms unsubscribe …`: the channel's subscriptions it names are removed, and the audit log lists them. */
+export async function removeChannelSubscriptions(
+  ctx: CommandContext,
+  removed: readonly Subscription[],
+  action: string,
+): Promise<void> {
+  for (const sub of removed) await ctx.deps.store.subscriptions.remove(sub.id);
+  await ctx.deps.store.audit.append({
+    actor: ctx.userId,
+    action,
+    target: ctx.channelId,
+    details: { subscriptions: removed.map((s) => s.id) },
+    at: ctx.deps.now(),
+  });
+}

@@ -19,7 +19,7 @@ import { digestMessage } from '../ui/digest-message.js';
 import { subscriptionsMessage } from '../ui/digest-subscriptions.js';
 import { escapeMrkdwn, formatMoney, formatTime, truncate } from '../ui/format.js';
 import { userZone } from '../user-zones.js';
-import { replaceChannelSubscription } from './channel-subscription.js';
+import { removeChannelSubscriptions, replaceChannelSubscription } from './channel-subscription.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 type KindChoice = DigestKind | 'all';
@@ -159,14 +159,7 @@ export async function unsubscribeDigest(ctx: CommandContext): Promise<void> {
       `This channel has no ${kind === 'all' ? 'digest' : `${KIND_NAMES[kind]} digest`}. \`/sms subscriptions\` lists what it has.`,
     );
   }
-  for (const sub of matching) await ctx.deps.store.subscriptions.remove(sub.id);
-  await ctx.deps.store.audit.append({
-    actor: ctx.userId,
-    action: 'digest.unsubscribe',
-    target: ctx.channelId,
-    details: { subscriptions: matching.map((s) => s.id) },
-    at: ctx.deps.now(),
-  });
+  await removeChannelSubscriptions(ctx, matching, 'digest.unsubscribe');
   const fromConfig = matching.some((s) => s.createdBy === DEFAULT_DIGEST_CREATOR)
     ? ' (The default digest returns at the next start while `DIGEST_CHANNEL` names this channel.)'
     : '';

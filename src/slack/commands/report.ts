@@ -6,7 +6,7 @@ import { prepareReport } from '../report-runner.js';
 import { escapeMrkdwn } from '../ui/format.js';
 import { reportStartedText } from '../ui/sending-report.js';
 import { usageError } from './arguments.js';
-import { replaceChannelSubscription } from './channel-subscription.js';
+import { removeChannelSubscriptions, replaceChannelSubscription } from './channel-subscription.js';
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 /** Words of `/sms report` that are not the period. */
@@ -96,14 +96,7 @@ export async function unsubscribeReport(ctx: CommandContext): Promise<void> {
   );
   if (existing.length === 0)
     throw new UserInputError('This channel has no monthly report. `/sms subscriptions` lists what it has.');
-  for (const s of existing) await ctx.deps.store.subscriptions.remove(s.id);
-  await ctx.deps.store.audit.append({
-    actor: ctx.userId,
-    action: 'report.unsubscribe',
-    target: ctx.channelId,
-    details: { subscriptions: existing.map((s) => s.id) },
-    at: ctx.deps.now(),
-  });
+  await removeChannelSubscriptions(ctx, existing, 'report.unsubscribe');
   await ctx.respond({
     response_type: 'in_channel',
     text: `:wave: <@${ctx.userId}> stopped the monthly SMS report in this channel.`,

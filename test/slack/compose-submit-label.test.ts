@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import type { ViewOutput } from '../../workspace/index.js';
+import { channels, editScheduled, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * The compose modal's submit button says what pressing it does. It said "Review & send" and sent at once any send
@@ -122,7 +122,7 @@ describe('the compose modal’s submit button', () => {
       const row = (await h.store.outbox.recent(100)).find((r) => r.text === 'Edit me later');
       expect(row?.messageTs).toBe(card.ts);
     });
-    const edit = await openEdit(card);
+    const edit = await editScheduled(h, card);
     expect(labelOf(edit)).toBe('Save');
     const one = await typeRecipients(edit, FOUR.slice(0, 1));
     expect(labelOf(one)).toBe('Save');
@@ -141,14 +141,3 @@ describe('the compose modal’s submit button', () => {
     expect(labelOf(now)).toBe('Review');
   });
 });
-
-async function openEdit(card: SlackMessage): Promise<ViewOutput> {
-  const after = h.fake.state.journal.seq;
-  await h.driver.blockAction({ userId: users.admin, message: card, actionId: 'scheduled_edit' });
-  const call = await h.fake.state.waitForCall(
-    'views.update',
-    (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-    { after },
-  );
-  return h.fake.state.views.get(String(call.args.view_id))!;
-}

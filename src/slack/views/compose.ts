@@ -6,6 +6,7 @@ import type { SendRequest } from '../../sending/send.js';
 import type { RejectedRow } from '../../tables/file-recipients.js';
 import { TableFileError } from '../../tables/table-file.js';
 import type { FileReading } from '../../tables/worker/reading.js';
+import { within } from '../../within.js';
 import {
   buildDraft,
   type CompactEnvelopes,
@@ -458,6 +459,9 @@ export function composeSubmissionHandler(deps: SlackDeps) {
   };
 }
 
+/** How long a confirm's ack may wait for the compose view below to show "Sending…". */
+const ROOT_UPDATE_MS = 1_000;
+
 export function confirmSubmissionHandler(deps: SlackDeps) {
   return async function handleConfirmSubmission({ ack, body, client }: ViewArgs): Promise<void> {
     const view = viewSchema.parse(body.view);
@@ -494,10 +498,16 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     // so that a confirm refused there leaves a failed outbox row and an audit entry behind.
     // Slack closes a view answered with an empty ack and shows the one below: the compose view, turned into
     // "Sending…" first, shows the result, and one modal is left to close (`update` here would leave two).
+    // The ack waits for that update at most ROOT_UPDATE_MS: Slack wants it within 3 s, and a rate-limited
+    // views.update is retried by the Web API client. Past that, the confirmation itself shows "Sending…".
     const below =
       stored.rootViewId !== view.id &&
-      (await client.views.update({ view_id: stored.rootViewId, view: waitingView(deps, stored) }).then(
-        () => true,
+      (await within(
+        client.views.update({ view_id: stored.rootViewId, view: waitingView(deps, stored) }).then(
+          () => true,
+          () => false,
+        ),
+        ROOT_UPDATE_MS,
         () => false,
       ));
     if (below) {

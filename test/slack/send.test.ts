@@ -230,21 +230,6 @@ describe('/sms send: sending', () => {
     expect(await h.control.callCount('Submit')).toBe(1);
   });
 
-  it('acks a confirm in time even when Slack rate-limits the update of the view below it', async () => {
-    const view = await openCompose();
-    const numbers = Array.from({ length: 60 }, (_, i) => `90533${1_000_000 + i}`).join('\n');
-    const result = await submitCompose(view, { recipients: numbers, text: 'Slow Slack' });
-    const confirm = (result.outcome as { view: ViewOutput }).view;
-    // The Web API client waits Retry-After before it tries again: past Slack's 3 s for the ack.
-    h.fake.injectFault({ method: 'views.update', status: 429, retryAfter: 4 });
-    const sent = await h.driver.viewSubmission({ userId: users.admin, view: confirm });
-    expect(sent.late).toBe(false);
-    // The confirmation itself shows the send then, rather than nothing at all.
-    expect(sent.outcome.kind).toBe('updated');
-    const row = await waitForRow((r) => r.text === 'Slow Slack' && r.state === 'submitted');
-    expect(row.recipientCount).toBe(60);
-  });
-
   it('a gateway rejection is shown with its description and the row is failed', async () => {
     await h.control.fault({ operation: 'Submit', kind: 'status', code: 402 });
     const view = await openCompose();

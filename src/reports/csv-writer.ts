@@ -6,6 +6,12 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/**
+ * An amount as a Turkish Excel reads it in a `;`-separated file: a decimal comma, no grouping. `1.5` there is read
+ * as a date (1 May) or as text, never as 1,5.
+ */
+const amountFormat = new Intl.NumberFormat('tr-TR', { useGrouping: false, maximumFractionDigits: 10 });
+
 /** A zone-less wall-clock date as `YYYY-MM-DD HH:MM`, which Excel reads as a date in any locale. */
 function dateText(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
@@ -29,7 +35,8 @@ export class CsvReportWriter {
         const value = c.value(line);
         if (value === null) return '';
         if (value instanceof Date) return dateText(value);
-        return String(value);
+        if (typeof value === 'number') return amountFormat.format(value);
+        return value;
       }),
     );
   }

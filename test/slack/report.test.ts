@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TZDate } from '@date-fns/tz';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executeSend, type SendPlan } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
@@ -6,6 +11,16 @@ import { formulaCells, openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 const ZONE = 'Europe/Istanbul';
+/** LibreOffice (headless) and Debian's python3-openpyxl: an office reading the .csv as a Turkish user would. */
+const soffice = ['/usr/bin/soffice', '/usr/local/bin/soffice'].find((p) => existsSync(p));
+const hasOpenpyxl = (() => {
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import openpyxl'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 let h: Harness;
 
 beforeAll(async () => {
@@ -164,6 +179,53 @@ describe('/sms report', () => {
     expect(csv).toContain(`"'@everyone hello"`);
     expect(csv).not.toMatch(/;"=/);
   });
+
+  it('writes amounts in the .csv with a decimal comma, which a Turkish Excel or LibreOffice reads as numbers', async () => {
+    await send('compose:view-cost-1', users.admin, ['905321120001'], 'costs one recipient');
+    await send('compose:view-cost-2', users.admin, ['905321120002', '905321120003'], 'costs two recipients');
+    const file = await report(`${today()} ${today()} csv`);
+    const parsed = Papa.parse<Record<string, string>>(file.bytes.toString('utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      delimiter: ';',
+      skipEmptyLines: true,
+    }).data;
+    const costOf = (text: string) => parsed.find((r) => r['Text or template'] === text)!['Estimated cost'];
+    // 0.05 per recipient: the bytes say 0,05 and 0,1, never 0.05.
+    expect(costOf('costs one recipient')).toBe('0,05');
+    expect(costOf('costs two recipients')).toBe('0,1');
+    const costs = parsed.map((r) => r['Estimated cost']!);
+    expect(costs.filter((c) => c.includes('.'))).toEqual([]);
+    if (!soffice || !hasOpenpyxl) return;
+    const work = mkdtempSync(join(tmpdir(), 'report-csv-'));
+    try {
+      const csv = join(work, 'report.csv');
+      writeFileSync(csv, file.bytes);
+      // As a Turkish Excel opens it: semicolons, double quotes, UTF-8, language Turkish (LCID 1055).
+      execFileSync(
+        soffice,
+        [
+          `-env:UserInstallation=file://${join(work, 'profile')}`,
+          '--headless',
+          '--convert-to',
+          'xlsx',
+          '--infilter=CSV:59,34,76,1,,1055,false,true',
+          '--outdir',
+          work,
+          csv,
+        ],
+        { stdio: 'ignore', timeout: 60_000 },
+      );
+      const sheets = await openWithOpenpyxl(readFileSync(join(work, 'report.xlsx')));
+      const read = recordsOf(sheets[0]!).map((r) => r['Estimated cost']!);
+      const shown = costs.filter((c) => c !== '');
+      expect(read.filter((c) => c.v !== null).map((c) => [c.t, c.v])).toEqual(
+        shown.map((c) => ['n', Number(c.replace(',', '.'))]),
+      );
+      expect(read.some((c) => c.v === 0.05)).toBe(true);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('gives a viewer counts only: no text and no number anywhere in the file', async () => {
     await send('compose:view-secret', users.admin, ['905329990001'], 'secret text for senders only');

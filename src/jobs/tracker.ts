@@ -1,5 +1,6 @@
 import { type Gateway, GatewayRejected } from '../gateway/index.js';
 import type { Logger } from '../log.js';
+import { cancelIfCampaignCancelled } from '../sending/campaign.js';
 import { CAMPAIGN_NOT_STARTED, campaignKeyOfClaim } from '../sending/scheduled-campaign.js';
 import type { AbandonedTest, OutboxRow, Store } from '../store/index.js';
 import { JobLoop, type JobObserver } from './loop.js';
@@ -215,7 +216,30 @@ export class DeliveryTracker {
     return true;
   }
 
-  async #poll(row: OutboxRow): Promise<OutboxRow> {
+  /**
+   * A chunk of a campaign cancelled after it was accepted, still sending at the gateway: the process that should
+   * have cancelled it (the runner after the chunk's Submit, or the Cancel itself) may have died or failed first.
+   * Whichever pass finds it cancels it, so nothing of a cancelled campaign keeps going out after a restart.
+   */
+  async #cancelIfOfCancelledCampaign(row: OutboxRow): Promise<OutboxRow> {
+    if (row.campaignId === null || row.state !== 'submitted' || row.delivery.final) return row;
+    const { gateway, store, logger } = this.#o;
+    const result = await cancelIfCampaignCancelled(
+      { gateway, store, logger, now: this.#o.now },
+      row.id,
+    ).catch((error: unknown) => {
+      logger.warn(
+        { outboxId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'chunk of a cancelled campaign not cancelled: tried again at its next poll',
+      );
+      return undefined;
+    });
+    if (!result?.cancelled) return row;
+    return (await store.outbox.get(row.id)) ?? row;
+  }
+
+  async #poll(polled: OutboxRow): Promise<OutboxRow> {
+    const row = await this.#cancelIfOfCancelledCampaign(polled);
     const now = this.#o.now();
     this.#callsInWindow++;
     const submittedAt = row.submittedAt ?? row.createdAt;
@@ -267,10 +291,11 @@ export class DeliveryTracker {
       );
     }
     const updated = (await this.#o.store.outbox.get(row.id)) ?? row;
-    const before = row.delivery;
+    const before = polled.delivery;
     const after = updated.delivery;
     // The card changes only when something a person would see changed: no chat.update per poll.
     const changed =
+      polled.state !== updated.state ||
       before.delivered !== after.delivered ||
       before.undelivered !== after.undelivered ||
       before.state !== after.state ||

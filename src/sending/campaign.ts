@@ -335,10 +335,20 @@ export async function runNextChunk(deps: ChunkRunDeps, campaignId: number): Prom
     log.warn({ reason }, 'campaign stopped');
     return { kind: 'stopped', campaign: (await store.campaigns.get(campaign.id)) ?? campaign, chunk, reason };
   }
-  const step = await advance(outcome.kind);
-  // Cancelled while this chunk was in flight: it is cancelled too.
-  if (outcome.kind === 'submitted') await cancelIfCampaignCancelled(deps, outcome.row.id);
-  return step;
+  try {
+    return await advance(outcome.kind);
+  } finally {
+    // Cancelled while this chunk was in flight: it is cancelled too, even when the store failed to move the
+    // campaign on (that error still reaches the caller; the chunk is not left sending after a Cancel).
+    if (outcome.kind === 'submitted') {
+      await cancelIfCampaignCancelled(deps, outcome.row.id).catch((error: unknown) =>
+        log.warn(
+          { outboxId: outcome.row.id, err: error instanceof Error ? error.message : String(error) },
+          'chunk of a cancelled campaign not cancelled yet: the delivery tracker tries again',
+        ),
+      );
+    }
+  }
 }
 
 /**

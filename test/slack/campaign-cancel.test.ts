@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SlackMessage } from '../../workspace/index.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * Cancel against a campaign's chunks in flight, through the real bot, the local workspace and the simulator: a chunk
@@ -10,9 +10,12 @@ import { channels, type Harness, startHarness, users } from '../support/slack-ha
  */
 
 let h: Harness;
+/** How far the bot's clock runs ahead of the real one: a test moves it instead of sleeping. */
+let ahead = 0;
 
 beforeAll(async () => {
   h = await startHarness({
+    now: () => new Date(Date.now() + ahead),
     sending: { submitChunkSize: 3, confirmRecipients: 100 },
     env: { SUBMIT_CHUNK_INTERVAL_MS: '0' },
   });
@@ -79,10 +82,13 @@ describe('a chunk that becomes known after its campaign was cancelled', () => {
     const found = await h.ephemeral(users.admin, /one batch matching send S-\d+/);
     h.mark();
     await h.driver.blockAction({ userId: users.admin, message: found, actionId: 'unknown_confirm_match' });
-    await h.ephemeral(
+    const told = await h.ephemeral(
       users.admin,
       /a chunk of campaign C-\d+, which was cancelled: it is cancelled at the gateway now/,
     );
+    // Its Submit went through before the cancel: some of it may have gone out, and the person is not told otherwise.
+    expect(ephemeralText(told)).not.toContain('Nothing was sent');
+    expect(ephemeralText(told)).toContain('What it sent before the cancel has gone');
 
     expect(await h.control.callCount('Cancel')).toBe(cancels + 2);
     expect((await h.store.outbox.get(chunk2!.id))?.state).toBe('cancelled');
@@ -93,6 +99,62 @@ describe('a chunk that becomes known after its campaign was cancelled', () => {
     expect(second?.cancelled).toBe(3);
     expect(second?.delivered).toBe(0);
     expect(await submitsOf('Cancelled mid-chunk')).toHaveLength(2);
+  });
+
+  it('cancelled while its Submit was in flight, and the store fails as the runner moves on: it is cancelled at the gateway all the same', async () => {
+    const cancels = await h.control.callCount('Cancel');
+    const { card, id, start } = await startCampaign('Cancelled, then a store blip');
+    await h.bot.campaigns.tick({ maxChunks: 1 });
+    const running = await cardShows(card, /3 of 8 sent/, start);
+    // The gateway takes chunk 2 and answers, but only after the Cancel has been pressed.
+    await h.control.fault({ operation: 'Submit', kind: 'trickle', delayMs: 1_500, times: 1 });
+    const advance = vi
+      .spyOn(h.store.campaigns, 'advance')
+      .mockRejectedValueOnce(new Error('database is locked'));
+    try {
+      const ticking = h.bot.campaigns.tick({ maxChunks: 1 });
+      await vi.waitFor(async () => {
+        const rows = (await h.store.outbox.recent(10)).filter((r) => r.campaignId === id);
+        expect(rows.map((r) => r.state).sort()).toEqual(['pending', 'submitted']);
+      });
+      h.mark();
+      await h.driver.blockAction({ userId: users.admin, message: running, actionId: 'campaign_cancel' });
+      await h.ephemeral(users.admin, /Campaign C-\d+ cancelled/);
+      await ticking;
+      expect(advance).toHaveBeenCalled();
+    } finally {
+      advance.mockRestore();
+    }
+    // No tracker pass yet: the runner itself cancelled chunk 2 at the gateway.
+    const chunk2 = (await h.store.outbox.recent(10)).find(
+      (r) => r.campaignId === id && r.campaignChunk === 1,
+    );
+    expect(chunk2?.state).toBe('cancelled');
+    expect(await h.control.callCount('Cancel')).toBe(cancels + 2);
+    const batch = (await h.control.state()).batches.find((b) => String(b.id) === chunk2?.messageId);
+    expect(batch?.cancelled).toBe(3);
+  });
+
+  it('a submitted chunk whose campaign was cancelled without reaching the gateway (its process died) is cancelled by the delivery tracker', async () => {
+    const cancels = await h.control.callCount('Cancel');
+    const { card, id, start } = await startCampaign('Cancel cut off');
+    await h.bot.campaigns.tick({ maxChunks: 1 });
+    await cardShows(card, /3 of 8 sent/, start);
+    const chunk1 = (await h.store.outbox.recent(10)).find((r) => r.campaignId === id)!;
+    expect(chunk1.state).toBe('submitted');
+    // The Cancel was recorded, and the process stopped before it reached the gateway.
+    await h.store.campaigns.cancel(id, users.admin, new Date());
+    expect(await h.control.callCount('Cancel')).toBe(cancels);
+    ahead += 60_000; // its next poll is due
+    try {
+      await h.tracker.tick();
+    } finally {
+      ahead = 0;
+    }
+    expect(await h.control.callCount('Cancel')).toBe(cancels + 1);
+    expect((await h.store.outbox.get(chunk1.id))?.state).toBe('cancelled');
+    const batch = (await h.control.state()).batches.find((b) => String(b.id) === chunk1.messageId);
+    expect(batch?.cancelled).toBe(3);
   });
 
   it('says on a running card what Cancel can still stop, and after a Cancel offers Send the rest: the chunks never submitted', async () => {

@@ -187,7 +187,7 @@ export function confirmMatchHandler(deps: SlackDeps) {
       await tellUser(
         args,
         ofCancelled.cancelled
-          ? `:no_entry_sign: Send ${sendReference(row)} is batch *${report.id}*, a chunk of campaign ${campaign}, which was cancelled: it is cancelled at the gateway now, which stops what it has not sent yet. Nothing was sent.`
+          ? `:no_entry_sign: Send ${sendReference(row)} is batch *${report.id}*, a chunk of campaign ${campaign}, which was cancelled: it is cancelled at the gateway now, which stops what it has not sent yet. What it sent before the cancel has gone; its card shows what was delivered.`
           : `:warning: Send ${sendReference(row)} is batch *${report.id}*, a chunk of campaign ${campaign}, which was cancelled, but the gateway did not answer the cancel: press *Cancel* on the campaign card to try again.`,
       );
       return;

@@ -60,7 +60,7 @@ interface ChildResult {
   /** Each read's time in the thread, and from its end there to the whole answer in the main thread. */
   threadReadMs: number[];
   transferMs: number[];
-  /** The longest the main thread's event loop was held during each pass (a slice of the answer, the draft). */
+  /** The longest the main thread's event loop was held during each pass (a chunk of the answer, the draft). */
   longestStallMs: number[];
   /** RSS after the passes, the pool closed: what is left once the reading threads are gone. */
   rssAfterMiB: number;
@@ -275,7 +275,7 @@ export async function benchFiles(): Promise<Figure[]> {
       target: { of: 'value', atMost: 200 },
     });
     // What the reading thread costs (issue 28): its start, its answer's way here, and the main thread's longest
-    // stall in a pass (a slice of the numbers and values made again in its heap, the draft built of them).
+    // stall in a pass (a chunk of the numbers and values made again in its heap, the draft built of them).
     figures.push({
       name: `file compose, ${what}: a reading thread's start (median of ${r.threadStartMs.length}: the pool keeps one between reads, a fresh one after a large read; no target)`,
       value: round(median(r.threadStartMs), 1),
@@ -283,7 +283,7 @@ export async function benchFiles(): Promise<Figure[]> {
       baseline: { name: 'the same floor', value: floor },
     });
     figures.push({
-      name: `file compose, ${what}: the answer's way from the reading thread to the main thread, from the read's end there (packed, one message, its lists made again here in slices), median of ${warm.length} (no target)`,
+      name: `file compose, ${what}: the answer's way from the reading thread to the main thread, from the read's end there (packed chunks of 50,000, each asked for), median of ${warm.length} (no target)`,
       value: round(median(r.transferMs.slice(1)), 1),
       unit: 'ms',
       baseline: {
@@ -292,7 +292,7 @@ export async function benchFiles(): Promise<Figure[]> {
       },
     });
     figures.push({
-      name: `file compose, ${what}: the main thread's longest stall in a pass, median of ${warm.length} (event-loop delay: a slice of the answer made again, the draft; no target)`,
+      name: `file compose, ${what}: the main thread's longest stall in a pass, median of ${warm.length} (event-loop delay: a chunk of the answer made again, the draft; no target)`,
       value: round(median(r.longestStallMs.slice(1)), 1),
       unit: 'ms',
       baseline: { name: 'the whole pass, median', value: round(median(warm), 1) },

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
-import { type FromReader, joinReading, type ToReader, unpackLists } from './wire.js';
+import { type FromReader, joinReading, type ListName, type ToReader, unpackStringsInto } from './wire.js';
 
 /**
  * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
@@ -85,6 +85,7 @@ class ReaderThread {
   readonly worker: Worker;
   readonly exited: Promise<void>;
   job: Job | undefined;
+  private received: Partial<Record<ListName, unknown[]>> = {};
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private ending: Parameters<NonNullable<ReaderEvents['ended']>>[0] | undefined;
@@ -147,6 +148,7 @@ class ReaderThread {
     clearTimeout(this.idleTimer);
     this.events.reading?.(job.filename);
     this.job = job;
+    this.received = {};
     this.worker.ref();
     this.timer = setTimeout(() => {
       this.end('timeout');
@@ -177,6 +179,14 @@ class ReaderThread {
     const job = this.job;
     if (!job) return;
     switch (message.type) {
+      case 'chunk': {
+        const list = this.received[message.list] ?? [];
+        this.received[message.list] = list;
+        if (message.packed) unpackStringsInto(message.packed, list);
+        else for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
+        this.worker.postMessage({ type: 'more' } satisfies ToReader);
+        return;
+      }
       case 'refused':
       case 'failed': {
         this.job = undefined;
@@ -190,15 +200,14 @@ class ReaderThread {
       case 'done': {
         this.job = undefined;
         clearTimeout(this.timer);
-        // The answer is here: the thread may take the next read while this one's lists are made again.
+        const reading = joinReading(message.reading, this.received);
+        this.received = {};
+        this.events.answered?.({
+          readMs: message.readMs,
+          transferMs: performance.timeOrigin + performance.now() - message.answeredAt,
+        });
+        job.resolve(reading);
         this.free(message.heapBytes);
-        unpackLists(message.lists).then((lists) => {
-          this.events.answered?.({
-            readMs: message.readMs,
-            transferMs: performance.timeOrigin + performance.now() - message.answeredAt,
-          });
-          job.resolve(joinReading(message.reading, lists));
-        }, job.reject);
         return;
       }
     }

@@ -3,31 +3,46 @@ import { parentPort } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
 import { readFileFor } from './reading.js';
 import { releaseHeap } from './release-heap.js';
-import { type FromReader, splitReading, type ToReader } from './wire.js';
+import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
 
 /**
  * The reading thread: reads one uploaded file at a time and makes of it what the request asks, under the
- * memory limits the pool started it with (pool.ts). Its answer goes back in one message, its long lists packed
- * (wire.ts). Nothing here knows Slack or the store.
+ * memory limits the pool started it with (pool.ts). Its answer goes back in chunks, each when the main thread
+ * asks for more (wire.ts). Nothing here knows Slack or the store.
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
 
 /**
  * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at
- * once: a collected heap must grow again, and a read right after one (a person trying a corrected file) took
- * half as long again (bench/files.ts, 2026-11-27).
+ * once: a collected heap must grow again, and a read right after one took half as long again (bench/files.ts,
+ * 2026-11-27).
  */
 const RELEASE_AFTER_IDLE_MS = 1_000;
 let release: NodeJS.Timeout | undefined;
 
 const post = (message: FromReader, transfer: ArrayBuffer[] = []) => {
   port.postMessage(message, transfer);
-  clearTimeout(release);
-  release = setTimeout(releaseHeap, RELEASE_AFTER_IDLE_MS);
+  if (message.type !== 'chunk') {
+    clearTimeout(release);
+    release = setTimeout(releaseHeap, RELEASE_AFTER_IDLE_MS);
+  }
 };
+let pending: { chunks: ReturnType<typeof chunksOf>; done: () => void } | undefined;
 
-async function read(message: ToReader): Promise<void> {
+function sendNext(): void {
+  if (!pending) return;
+  const next = pending.chunks.next();
+  if (next.done) {
+    const { done } = pending;
+    pending = undefined;
+    done();
+    return;
+  }
+  post({ type: 'chunk', ...next.value.chunk }, next.value.transfer);
+}
+
+async function read(message: Extract<ToReader, { type: 'read' }>): Promise<void> {
   let reading: Awaited<ReturnType<typeof readFileFor>>;
   const started = performance.now();
   try {
@@ -40,21 +55,26 @@ async function read(message: ToReader): Promise<void> {
   const readMs = performance.now() - started;
   const answeredAt = performance.timeOrigin + performance.now();
   const { head, lists, transfer } = splitReading(reading);
-  post(
-    {
-      type: 'done',
-      reading: head,
-      lists,
-      // What this thread holds once the answer is out: the pool ends a thread left large (pool.ts).
-      heapBytes: getHeapStatistics().total_heap_size,
-      readMs,
-      answeredAt,
-    },
-    transfer,
-  );
+  pending = {
+    chunks: chunksOf(lists),
+    // What this thread holds once the answer is out: the pool ends a thread left large (pool.ts).
+    done: () =>
+      post(
+        {
+          type: 'done',
+          reading: head,
+          heapBytes: getHeapStatistics().total_heap_size,
+          readMs,
+          answeredAt,
+        },
+        transfer,
+      ),
+  };
+  sendNext();
 }
 
 port.on('message', (message: ToReader) => {
   clearTimeout(release);
-  void read(message);
+  if (message.type === 'more') sendNext();
+  else void read(message);
 });

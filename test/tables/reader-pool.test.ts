@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TableFileError } from '../../src/tables/table-file.js';
 import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
 import { type ReadRequest, readFileFor } from '../../src/tables/worker/reading.js';
+import { packageOf } from './xlsx-fixtures.js';
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const recipients: ReadRequest = { purpose: 'recipients', country: 'TR' };
@@ -178,6 +179,61 @@ describe('uploaded files read in a thread of their own', () => {
     expect(((await inFlight) as Error).message).toContain('“b.csv” was not read: the app is restarting.');
     expect(readers.size).toBe(0);
     await expect(readers.read('c.csv', utf8('x'), recipients)).rejects.toThrow('the app is restarting');
+  });
+});
+
+/**
+ * Issue 28's review bomb: a 218 kB workbook whose zip sizes are honest but whose shared strings inflate to
+ * ~190 MB (999 strings of 99,500 'ş'), each row's name one of them.
+ */
+async function sharedStringsBomb(): Promise<Uint8Array> {
+  const long = 'ş'.repeat(99_500);
+  const strings = ['<si><t>Tel</t></si>', ...Array.from({ length: 999 }, () => `<si><t>${long}</t></si>`)];
+  let data = '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>Ad</t></is></c></row>';
+  for (let r = 2; r < 900; r++) {
+    data += `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>0532${1_000_000 + r}</t></is></c><c r="B${r}" t="s"><v>${r}</v></c></row>`;
+  }
+  return packageOf({
+    sheets: [{ name: 'S', data }],
+    sharedStrings: `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.join('')}</sst>`,
+  });
+}
+
+describe('a workbook whose text inflates past any list', () => {
+  it('is refused by its shared strings, two at once, memory and this thread unharmed', async () => {
+    const bomb = await sharedStringsBomb();
+    const readers = pool();
+    const mib = () => process.memoryUsage().rss / 2 ** 20;
+    const idle = mib();
+    let peak = idle;
+    let stall = 0;
+    let last = performance.now();
+    const sampling = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last - 10);
+      last = now;
+      peak = Math.max(peak, mib());
+    }, 10);
+    const named = { purpose: 'personalised', template: 'Merhaba {{Ad}}', country: 'TR' } as const;
+    const results = [
+      ...(await Promise.allSettled([
+        readers.read('a.xlsx', bomb.slice(), recipients),
+        readers.read('b.xlsx', bomb.slice(), recipients),
+      ])),
+      ...(await Promise.allSettled([
+        readers.read('c.xlsx', bomb.slice(), named),
+        readers.read('d.xlsx', bomb.slice(), named),
+      ])),
+    ];
+    clearInterval(sampling);
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.status))).toEqual(
+      ['a', 'b', 'c', 'd'].map(
+        (name) =>
+          `“${name}.xlsx” holds more than 64 MB of text in its cells: it is not a list of recipients (a list of 100,000 people holds a few MB).`,
+      ),
+    );
+    expect(peak - idle).toBeLessThan(300);
+    expect(stall).toBeLessThan(1_000);
   });
 });
 

@@ -2,7 +2,7 @@ import type { ColumnsWanted, TableRecord } from '../table-file.js';
 import { cellValues } from './cell-values.js';
 import { readCellFormats } from './number-format.js';
 import { workbookPart } from './package.js';
-import { DAMAGED, openDocumentRefusalOf, WorkbookRefusal } from './refusal.js';
+import { DAMAGED, openDocumentRefusalOf, STRINGS_TOO_LARGE, WorkbookRefusal } from './refusal.js';
 import { NO_STRINGS, sharedStrings } from './shared-strings.js';
 import { ROWS_OUT_OF_ORDER, SheetMarkupError, sheetRecords } from './sheet-cells.js';
 import { readWorkbook, type Worksheet } from './workbook.js';
@@ -26,6 +26,14 @@ export interface XlsxSheet {
 
 /** The most the parts read may inflate to: a zip bomb is refused, not unpacked. */
 export const MAX_XLSX_INFLATED_BYTES = 200 * 1024 * 1024;
+
+/**
+ * The most the shared strings may inflate to. The part is held as bytes and again as decoded text in the reading
+ * thread, outside the heap its resourceLimits count: 64 MB is room for ten times the text of a 100,000-row list of
+ * names (2.4 MB), and keeps two reads at once well inside the bot's memory.
+ */
+export const MAX_SHARED_STRINGS_BYTES = 64 * 1024 * 1024;
+const SHARED_STRINGS_LIMIT = { bytes: MAX_SHARED_STRINGS_BYTES, refusal: STRINGS_TOO_LARGE };
 
 export interface XlsxReadOptions {
   columnsWanted?: ColumnsWanted;
@@ -78,7 +86,12 @@ function readSheet(bytes: Uint8Array, options: XlsxReadOptions): XlsxSheet {
     const strings =
       workbook.sharedStringsPart === undefined
         ? NO_STRINGS
-        : sharedStrings(withoutPrefix(parts.text(workbook.sharedStringsPart)!, SPREADSHEET_NAMESPACES));
+        : sharedStrings(
+            withoutPrefix(
+              parts.text(workbook.sharedStringsPart, SHARED_STRINGS_LIMIT)!,
+              SPREADSHEET_NAMESPACES,
+            ),
+          );
     const formats = readCellFormats(workbook.stylesPart && parts.text(workbook.stylesPart));
     const values = cellValues(strings, formats, workbook.date1904);
     let records: TableRecord[] | typeof ROWS_OUT_OF_ORDER;

@@ -1,3 +1,4 @@
+import { checkedCellText } from './cell-length.js';
 import { DAMAGED, WorkbookRefusal } from './refusal.js';
 import { contentEnd, decodeContent, decodeXml, hasCdata, unescapeText } from './xml.js';
 
@@ -47,7 +48,7 @@ export function sharedStrings(xml: string): SharedStrings {
         }
         const end = cdata ? contentEnd(xml, close + 1, '</si>') : xml.indexOf('</si>', close);
         if (end < 0) throw new WorkbookRefusal(DAMAGED);
-        strings.push(textsIn(xml, close + 1, end, phonetic));
+        strings.push(checkedCellText(textsIn(xml, close + 1, end, phonetic)));
         at = end + 5;
       }
       return strings[index] ?? '';

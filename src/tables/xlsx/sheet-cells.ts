@@ -1,5 +1,7 @@
 import { type ColumnsWanted, HEAD_RECORDS, type TableRecord } from '../table-file.js';
+import { CellTooLong, cellTooLongRefusal, checkedCellText, MAX_CELL_CHARACTERS } from './cell-length.js';
 import type { CellValues } from './cell-values.js';
+import { WorkbookRefusal } from './refusal.js';
 import { phoneticRuns, textsIn } from './shared-strings.js';
 
 const needle = (text: string) => Buffer.from(text, 'latin1');
@@ -84,78 +86,86 @@ export function sheetRecords(
     return false;
   };
   const tag = new Int32Array(TAG_FIELDS);
-  for (;;) {
-    // Scanned in JavaScript: a loop over the bytes costs less than a call into Buffer#indexOf per cell.
-    const open = find(xml, at, end, 0x3c, -1);
-    if (open < 0) {
-      if (endRow()) continue;
-      break;
-    }
-    const name = xml[open + 1];
-    if (name === 0x72 && xml[open + 2] === 0x6f && xml[open + 3] === 0x77 && endsName(xml[open + 4])) {
-      // <row>: its number, for the cells in it that have no reference. Its other attributes need not be read:
-      // the scan goes on to the next `<`, which cannot stand in an attribute's value.
-      lastColumn = 0;
-      const quick = leadingRowNumber(xml, open + 4, end);
-      if (quick > 0) {
-        elementRow = quick;
-        at = open + 8;
+  // A cell longer than Excel allows stops the read where it is decoded (a shared string, an inline one): the row
+  // being read is the one to name.
+  try {
+    for (;;) {
+      // Scanned in JavaScript: a loop over the bytes costs less than a call into Buffer#indexOf per cell.
+      const open = find(xml, at, end, 0x3c, -1);
+      if (open < 0) {
+        if (endRow()) continue;
+        break;
+      }
+      const name = xml[open + 1];
+      if (name === 0x72 && xml[open + 2] === 0x6f && xml[open + 3] === 0x77 && endsName(xml[open + 4])) {
+        // <row>: its number, for the cells in it that have no reference. Its other attributes need not be read:
+        // the scan goes on to the next `<`, which cannot stand in an attribute's value.
+        lastColumn = 0;
+        const quick = leadingRowNumber(xml, open + 4, end);
+        if (quick > 0) {
+          elementRow = quick;
+          at = open + 8;
+          continue;
+        }
+        const row = readRowTag(xml, open + 4, end, tag);
+        if (row < 0) return unreadable();
+        elementRow = row > 0 ? row : Math.max(elementRow, line) + 1;
+        at = tag[TAG_END]! + 1;
         continue;
       }
-      const row = readRowTag(xml, open + 4, end, tag);
-      if (row < 0) return unreadable();
-      elementRow = row > 0 ? row : Math.max(elementRow, line) + 1;
-      at = tag[TAG_END]! + 1;
-      continue;
-    }
-    if (name !== 0x63 || !endsName(xml[open + 2])) {
-      at = open + 1;
-      continue;
-    }
-    // The tag read once, left to right: where it ends, its reference, type and style.
-    if (!readCellTag(xml, open + 2, end, tag)) return unreadable();
-    const tagEnd = tag[TAG_END]!;
-    const column = tag[TAG_COLUMN]! || lastColumn + 1;
-    const row = tag[TAG_ROW]! || Math.max(elementRow, 1);
-    if (row !== line) {
-      if (row < line && !unordered) return ROWS_OUT_OF_ORDER;
-      if (endRow()) continue;
-      line = row;
-      rowStart = open;
-      rowStartElementRow = elementRow;
-      rowStartColumn = lastColumn;
-    }
-    lastColumn = column;
-    const read = kept === undefined || kept[column] === 1 || whole === line;
-    let value = '';
-    if (tag[TAG_SELF_CLOSING] === 1) at = tagEnd + 1;
-    else {
-      const type = tag[TAG_TYPE]!;
-      const second = tag[TAG_TYPE_SECOND]!;
-      const style = tag[TAG_STYLE]!;
-      // The common cell, `<v>…</v></c>` right after the tag, read in the one pass; anything else (a formula
-      // before its value, an inline string, blanks between elements) by looking for the cell's end first.
-      const vEnd = type === 0x69 ? -1 : simpleValueEnd(xml, tagEnd + 1, end);
-      if (vEnd >= 0) {
-        if (read) value = valueText(xml, tagEnd + 4, vEnd, type, second, style, values);
-        at = vEnd + 8;
-      } else {
-        const close = findCellEnd(xml, tagEnd, end);
-        if (close < 0) return unreadable();
-        if (read) value = cellValue(xml, tagEnd + 1, close, type, second, style, values);
-        at = close + 4;
+      if (name !== 0x63 || !endsName(xml[open + 2])) {
+        at = open + 1;
+        continue;
+      }
+      // The tag read once, left to right: where it ends, its reference, type and style.
+      if (!readCellTag(xml, open + 2, end, tag)) return unreadable();
+      const tagEnd = tag[TAG_END]!;
+      const column = tag[TAG_COLUMN]! || lastColumn + 1;
+      const row = tag[TAG_ROW]! || Math.max(elementRow, 1);
+      if (row !== line) {
+        if (row < line && !unordered) return ROWS_OUT_OF_ORDER;
+        if (endRow()) continue;
+        line = row;
+        rowStart = open;
+        rowStartElementRow = elementRow;
+        rowStartColumn = lastColumn;
+      }
+      lastColumn = column;
+      const read = kept === undefined || kept[column] === 1 || whole === line;
+      let value = '';
+      if (tag[TAG_SELF_CLOSING] === 1) at = tagEnd + 1;
+      else {
+        const type = tag[TAG_TYPE]!;
+        const second = tag[TAG_TYPE_SECOND]!;
+        const style = tag[TAG_STYLE]!;
+        // The common cell, `<v>…</v></c>` right after the tag, read in the one pass; anything else (a formula
+        // before its value, an inline string, blanks between elements) by looking for the cell's end first.
+        const vEnd = type === 0x69 ? -1 : simpleValueEnd(xml, tagEnd + 1, end);
+        if (vEnd >= 0) {
+          if (read) value = valueText(xml, tagEnd + 4, vEnd, type, second, style, values);
+          at = vEnd + 8;
+        } else {
+          const close = findCellEnd(xml, tagEnd, end);
+          if (close < 0) return unreadable();
+          if (read) value = cellValue(xml, tagEnd + 1, close, type, second, style, values);
+          at = close + 4;
+        }
+      }
+      if (value.length > MAX_CELL_CHARACTERS) throw new CellTooLong(value.length);
+      while (width < column - 1) cells[width++] = '';
+      cells[column - 1] = value;
+      if (width < column) width = column;
+      // Past the last column asked for, the rest of the row is not read: on to its end. (A wanted cell written out of
+      // column order after it is then missing, and the row is read again whole, as a row with an empty one is.)
+      if (skipping && kept !== undefined && column >= kept.length - 1 && whole !== line) {
+        const rowEnd = endOfRowCells(xml, at, end, line, elementRow);
+        if (rowEnd >= 0) at = rowEnd;
+        else skipping = false;
       }
     }
-    while (width < column - 1) cells[width++] = '';
-    cells[column - 1] = value;
-    if (width < column) width = column;
-    // Past the last column asked for, the rest of the row is not read: on to its end. (A wanted cell written out of
-    // column order after it is then missing, and the row is read again whole, as a row with an empty one is.)
-    if (skipping && kept !== undefined && column >= kept.length - 1 && whole !== line) {
-      const rowEnd = endOfRowCells(xml, at, end, line, elementRow);
-      if (rowEnd >= 0) at = rowEnd;
-      else skipping = false;
-    }
+  } catch (error) {
+    if (error instanceof CellTooLong) throw new WorkbookRefusal(cellTooLongRefusal(line, error.characters));
+    throw error;
   }
   return unordered ? inOrder(records) : records;
 }
@@ -407,7 +417,7 @@ function cellValue(
     const is = xml.indexOf(INLINE, from);
     if (is < 0 || is >= to) return '';
     const part = xml.toString('utf8', is + 4, to);
-    return textsIn(part, 0, part.length, phoneticRuns(part)).trim();
+    return checkedCellText(textsIn(part, 0, part.length, phoneticRuns(part))).trim();
   }
   const v = valueStart(xml, from, to);
   const vEnd = v < 0 ? -1 : find(xml, v, to, 0x3c, 0x2f);

@@ -30,10 +30,14 @@ export class ZipParts {
     return this.entries.has(partKey(name));
   }
 
-  /** A part's bytes, or undefined when the zip has no such part. */
-  read(name: string): Buffer | undefined {
+  /**
+   * A part's bytes, or undefined when the zip has no such part. `limit` is a part's own budget, tighter than the
+   * workbook's, refused with its own reason.
+   */
+  read(name: string, limit?: { bytes: number; refusal: string }): Buffer | undefined {
     const entry = this.entries.get(partKey(name));
     if (!entry) return undefined;
+    if (limit && entry.size > limit.bytes) throw new WorkbookRefusal(limit.refusal);
     if (entry.size > this.left) throw new WorkbookRefusal(TOO_LARGE);
     const zip = this.zip;
     const header = entry.localHeader;
@@ -62,8 +66,8 @@ export class ZipParts {
     return out;
   }
 
-  text(name: string): string | undefined {
-    return this.read(name)?.toString('utf8');
+  text(name: string, limit?: { bytes: number; refusal: string }): string | undefined {
+    return this.read(name, limit)?.toString('utf8');
   }
 }
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { readTableFile, TableFileError } from '../../src/tables/table-file.js';
+import { packageOf } from './xlsx-fixtures.js';
+
+const whyRefused = async (name: string, bytes: Uint8Array) => {
+  const error = await readTableFile(name, bytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, name).toBeInstanceOf(TableFileError);
+  return (error as Error).message;
+};
+
+const sst = (strings: string[]) =>
+  `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`;
+
+describe('cells longer than Excel holds', () => {
+  it('a shared string over 32,767 characters is refused, naming the row', async () => {
+    const bytes = await packageOf({
+      sheets: [
+        {
+          name: 'Liste',
+          data:
+            '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +
+            '<row r="2"><c r="A2"><v>5321000001</v></c><c r="B2" t="s"><v>2</v></c></row>' +
+            '<row r="5"><c r="A5"><v>5321000002</v></c><c r="B5" t="s"><v>3</v></c></row>',
+        },
+      ],
+      sharedStrings: sst(['Telefon', 'Ad', 'Ayşe', 'ş'.repeat(99_500)]),
+    });
+    expect(await whyRefused('liste.xlsx', bytes)).toBe(
+      '“liste.xlsx” row 5 has a cell of 99,500 characters; Excel cells hold at most 32,767: this is not a list of recipients.',
+    );
+  });
+
+  it('an inline string over 32,767 characters too; 32,767 itself is read', async () => {
+    const sheet = (length: number) => ({
+      sheets: [
+        {
+          name: 'Liste',
+          data:
+            '<row r="1"><c r="A1" t="inlineStr"><is><t>Telefon</t></is></c><c r="B1" t="inlineStr"><is><t>Ad</t></is></c></row>' +
+            `<row r="3"><c r="A3"><v>5321000001</v></c><c r="B3" t="inlineStr"><is><t>${'a'.repeat(length)}</t></is></c></row>`,
+        },
+      ],
+    });
+    expect(await whyRefused('l.xlsx', await packageOf(sheet(32_768)))).toBe(
+      '“l.xlsx” row 3 has a cell of 32,768 characters; Excel cells hold at most 32,767: this is not a list of recipients.',
+    );
+    const table = await readTableFile('l.xlsx', await packageOf(sheet(32_767)));
+    expect(table.records[1]!.fields[1]).toHaveLength(32_767);
+  });
+});

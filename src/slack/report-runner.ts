@@ -4,13 +4,14 @@ import type { ReportScope } from '../reports/build.js';
 import type { ReportDetail } from '../reports/send-lines.js';
 import { ensureBotCanPost } from './conversation-access.js';
 import type { SlackDeps } from './deps.js';
-import { UserInputError, userMessageFor } from './errors.js';
+import { slackRefusalOf, UserInputError, userMessageFor } from './errors.js';
 import { shareFile } from './file-upload.js';
 import { formatTime } from './ui/format.js';
 import {
   REPORT_BUSY_TEXT,
   reportDoneMessage,
   reportFailedMessage,
+  reportInDmNote,
   reportProgressMessage,
 } from './ui/sending-report.js';
 
@@ -35,6 +36,38 @@ export interface ReportRequest {
   threadTs?: string;
   /** Posted by a `report` subscription: `userId` is who subscribed the channel. */
   monthly?: boolean;
+}
+
+/** Where the report's progress message and file go. */
+interface Destination {
+  channelId: string;
+  threadTs?: string;
+}
+
+/**
+ * Texts and numbers (and inbound details) are for the asker alone: everyone in a channel, guests and people
+ * without any smsops role among them, sees what is shared there. The monthly `with-texts` subscription is the one
+ * exception: an admin chose that channel for it, warned that everyone there sees them.
+ */
+export function isPersonalReport(
+  request: Pick<ReportRequest, 'detail' | 'inboundDetails' | 'monthly'>,
+): boolean {
+  return request.monthly !== true && (request.detail === 'full' || request.inboundDetails);
+}
+
+const NO_DM_TEXT =
+  'This app may not send you direct messages yet (its Slack app lacks the `im:write` permission), and a report with texts and numbers goes only there: an admin must update the app from the current manifest and reinstall it. Ask with `counts` for a report shared here.';
+
+/** The asker's DM with the app (conversations.open, scope im:write). */
+async function directMessageOf(client: WebClient, userId: string): Promise<string> {
+  try {
+    const dm = await client.conversations.open({ users: userId });
+    if (!dm.channel?.id) throw new Error('conversations.open gave no channel');
+    return dm.channel.id;
+  } catch (error) {
+    if (slackRefusalOf(error) === 'missing_scope') throw new UserInputError(NO_DM_TEXT);
+    throw error;
+  }
 }
 
 /** A Slack user's name as a report shows it (users.info, scope users:read), or the id when Slack will not say. */
@@ -64,39 +97,68 @@ export async function prepareReport(
   request: ReportRequest,
 ): Promise<() => Promise<void>> {
   if (running >= MAX_RUNNING) throw new UserInputError(REPORT_BUSY_TEXT.replace(/^:hourglass: /, ''));
-  await ensureBotCanPost(client, request.channelId);
+  const personal = isPersonalReport(request);
+  const destination: Destination = personal
+    ? { channelId: await directMessageOf(client, request.userId) }
+    : { channelId: request.channelId, ...(request.threadTs ? { threadTs: request.threadTs } : {}) };
+  if (!personal) await ensureBotCanPost(client, request.channelId);
   running++;
   return async () => {
     try {
-      await runReport(deps, client, request);
+      if (personal && destination.channelId !== request.channelId) await noteInChannel(deps, client, request);
+      await runReport(deps, client, request, destination);
     } finally {
       running--;
     }
   };
 }
 
+/**
+ * Tells the conversation where the report was asked that it went to the asker's DM. Best effort: the asker was
+ * told already, and a report for their DM needs no post where it was asked (the app may not be in that channel).
+ */
+async function noteInChannel(deps: SlackDeps, client: WebClient, request: ReportRequest): Promise<void> {
+  await client.chat
+    .postMessage({
+      channel: request.channelId,
+      ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
+      ...reportInDmNote(request.userId, request.what),
+    })
+    .catch((error: unknown) => deps.logger.debug({ err: String(error) }, 'report note not shown'));
+}
+
 /** Posts last month's report where a `report` subscription asks for it (src/jobs/monthly-report.ts). */
 export function monthlyReportPoster(deps: SlackDeps, client: WebClient): MonthlyReportPoster {
   return {
     async post(subscription, period) {
-      const made = await runReport(deps, client, {
-        scope: { kind: 'period', period },
-        what: period.label,
-        basename: `sms-report-${period.slug}`,
-        detail: subscription.detail,
-        inboundDetails: false,
-        format: 'xlsx',
-        userId: subscription.createdBy,
-        channelId: subscription.channel,
-        monthly: true,
-      });
+      const made = await runReport(
+        deps,
+        client,
+        {
+          scope: { kind: 'period', period },
+          what: period.label,
+          basename: `sms-report-${period.slug}`,
+          detail: subscription.detail,
+          inboundDetails: false,
+          format: 'xlsx',
+          userId: subscription.createdBy,
+          channelId: subscription.channel,
+          monthly: true,
+        },
+        { channelId: subscription.channel },
+      );
       if (!made) throw new Error(`the report of ${period.label} was not made`);
     },
   };
 }
 
 /** Builds and shares the report; true once it is shared, false when it was not (its message says why). */
-async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequest): Promise<boolean> {
+async function runReport(
+  deps: SlackDeps,
+  client: WebClient,
+  request: ReportRequest,
+  destination: Destination,
+): Promise<boolean> {
   const log = deps.logger.child({
     user: request.userId,
     channel: request.channelId,
@@ -105,15 +167,15 @@ async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequ
   const { what, userId, detail } = request;
   const asked = { userId, monthly: request.monthly === true };
   const posted = await client.chat.postMessage({
-    channel: request.channelId,
-    ...(request.threadTs ? { thread_ts: request.threadTs } : {}),
+    channel: destination.channelId,
+    ...(destination.threadTs ? { thread_ts: destination.threadTs } : {}),
     ...reportProgressMessage(asked, what, detail, 0, 0),
   });
   const ts = posted.ts;
   const update = async (message: { text: string; blocks: unknown[] }) => {
     if (!ts) return;
     await client.chat
-      .update({ channel: request.channelId, ts, text: message.text, blocks: message.blocks as never })
+      .update({ channel: destination.channelId, ts, text: message.text, blocks: message.blocks as never })
       .catch((error: unknown) => log.debug({ err: String(error) }, 'report progress not shown'));
   };
   try {
@@ -177,8 +239,8 @@ async function runReport(deps: SlackDeps, client: WebClient, request: ReportRequ
       filename,
       title: `SMS report: ${what}`,
       altText: `SMS report of ${what}`,
-      channelId: request.channelId,
-      ...(request.threadTs ? { threadTs: request.threadTs } : {}),
+      channelId: destination.channelId,
+      ...(destination.threadTs ? { threadTs: destination.threadTs } : {}),
     });
     await update(reportDoneMessage(asked, what, detail, built.sends, filename, built.unread));
     log.info({ sends: built.sends, bytes: bytes.length }, 'report shared');

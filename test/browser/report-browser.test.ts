@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium)(
   () => {
     const local = useWorkspaceInBrowser();
 
-    it('asks for a report from the composer, sees its progress message, and downloads the .xlsx', async () => {
+    it('asks for a report from the composer, finds it in the DM with the app with its progress message, and downloads the .xlsx', async () => {
       const sent = await executeSend(
         { ...local.bot.deps, policy: sendPolicyOf(local.bot.deps) },
         {
@@ -40,6 +40,11 @@ describe.skipIf(!hasChromium)(
       const today = new Date().toISOString().slice(0, 10);
       await typeInComposer(local.page, `/sms report ${today} ${today}`);
 
+      // Texts and numbers: the channel is told, and the file goes to the asker's DM with the app.
+      await local.page
+        .locator('#main .messages .msg', { hasText: 'it is sent to them alone, in their direct messages' })
+        .waitFor();
+      await local.page.locator('#dm-list li').click();
       const messages = local.page.locator('#main .messages');
       await messages.locator('.msg', { hasText: 'is ready: 1 send' }).waitFor();
       const link = messages.locator('a.file', { hasText: 'SMS report' });

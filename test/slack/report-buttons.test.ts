@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackMessage } from '../../workspace/index.js';
+import { SEEDED, type SlackMessage } from '../../workspace/index.js';
 import { openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
@@ -40,7 +40,7 @@ async function pressReport(card: SlackMessage, actionId: string, user: string = 
 }
 
 describe('the Report button of a card', () => {
-  it('on a delivery card: a report of that send alone, shared in the channel', async () => {
+  it('on a delivery card: a report of that send alone with its text, sent to the clicker alone; the channel is told', async () => {
     await compose(numbers(2, 2_000_000), 'the only one in this report');
     await compose(numbers(1, 2_000_100), 'another send');
     const card = await h.fake.state.waitForMessage(
@@ -48,8 +48,14 @@ describe('the Report button of a card', () => {
       { after: start },
     );
     const messageId = /^SMS batch (\d+):/.exec(card.text)![1]!;
+    const after = h.fake.state.journal.seq;
     const { file, sheets } = await pressReport(card, 'report_send');
-    expect(file.channels).toEqual([channels.smsOps]);
+    expect(file.channels).toEqual([SEEDED.ims.admin]);
+    await h.fake.state.waitForMessage(
+      (m) =>
+        m.channel === channels.smsOps && /it is sent to them alone, in their direct messages/.test(m.text),
+      { after },
+    );
     expect(file.name).toBe(`sms-report-batch-${messageId}.xlsx`);
     const rows = recordsOf(sheets[0]!);
     expect(rows.map((r) => r.MessageId!.v)).toEqual([messageId]);
@@ -70,6 +76,8 @@ describe('the Report button of a card', () => {
     const id = Number(/C-(\d+)/.exec(card.text)![1]);
     expect(await h.bot.campaigns.tick()).toBe(3);
     const { file, sheets } = await pressReport(card, 'report_campaign', users.bob);
+    // Counts only: shared where the card is, as before.
+    expect(file.channels).toEqual([channels.smsOps]);
     expect(file.name).toBe(`sms-report-campaign-C-${id}.xlsx`);
     const rows = recordsOf(sheets[0]!);
     const chunks = await h.store.campaigns.chunks(id);

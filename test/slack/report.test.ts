@@ -7,6 +7,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executeSend, type SendPlan } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
+import { SEEDED } from '../../workspace/index.js';
 import { formulaCells, openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.js';
 import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
 
@@ -90,7 +91,8 @@ describe('/sms report', () => {
     // One listing of the period answered every batch: the gateway was not asked once per send.
     expect((await h.control.callCount('QueryMulti')) - queriesBefore).toBe(1);
     expect(file.name).toBe(`sms-report-${today()}.xlsx`);
-    expect(file.channels).toEqual([channels.smsOps]);
+    // Texts and numbers: to the asker alone, in their DM with the app.
+    expect(file.channels).toEqual([SEEDED.ims.admin]);
     const sheets = await openWithOpenpyxl(file.bytes);
     expect(sheets.map((s) => s.name)).toEqual(['Sends', 'Summary', 'Inbound']);
     expect(formulaCells(sheets)).toEqual([]);
@@ -135,7 +137,7 @@ describe('/sms report', () => {
 
     // The progress message in the channel ends saying the file is there.
     const progress = await h.fake.state.waitForMessage(
-      (m) => m.channel === channels.smsOps && /is ready: 5 sends/.test(m.text),
+      (m) => m.channel === SEEDED.ims.admin && /is ready: 5 sends/.test(m.text),
       { after: start },
     );
     expect(progress.text).toContain(`sms-report-${today()}.xlsx`);
@@ -230,6 +232,7 @@ describe('/sms report', () => {
   it('gives a viewer counts only: no text and no number anywhere in the file', async () => {
     await send('compose:view-secret', users.admin, ['905329990001'], 'secret text for senders only');
     const file = await report(`${today()} ${today()}`, users.bob);
+    expect(file.channels).toEqual([channels.smsOps]);
     const sheets = await openWithOpenpyxl(file.bytes);
     const header = sheets[0]!.rows[0]!.map((c) => c.v);
     expect(header).not.toContain('Text or template');
@@ -238,6 +241,38 @@ describe('/sms report', () => {
     expect(everything).not.toContain('secret text');
     expect(everything).not.toContain('905329990001');
     expect(recordsOf(sheets[0]!).length).toBeGreaterThan(0);
+  });
+
+  it('sends a report with texts and numbers to the asker alone, in their DM; the channel is told, and gets no file', async () => {
+    await send('compose:view-private', users.alice, ['905328880001'], 'only for alice to see');
+    const reportsInChannel = () =>
+      h.fake.state.files
+        .all()
+        .filter((f) => f.channels.includes(channels.smsOps) && f.name.startsWith('sms-report-')).length;
+    const sharedBefore = reportsInChannel();
+    const after = h.fake.state.journal.seq;
+    const file = await report(`${today()} ${today()}`, users.alice);
+    expect(file.channels).toEqual([SEEDED.ims.alice]);
+    expect(JSON.stringify(await openWithOpenpyxl(file.bytes))).toContain('only for alice to see');
+    await h.ephemeral(users.alice, /in your direct messages with this app/);
+    const note = await h.fake.state.waitForMessage(
+      (m) => m.channel === channels.smsOps && /with texts and numbers: it is sent to them alone/.test(m.text),
+      { after },
+    );
+    expect(note.text).toContain(`<@${users.alice}>`);
+    await h.fake.state.waitForMessage((m) => m.channel === SEEDED.ims.alice && /is ready/.test(m.text), {
+      after,
+    });
+    // Nothing of the report reached the channel beyond that note.
+    expect(reportsInChannel()).toBe(sharedBefore);
+  });
+
+  it('shares a counts-only report in the channel when a sender asks for `counts`', async () => {
+    const file = await report(`${today()} ${today()} counts`, users.alice);
+    expect(file.channels).toEqual([channels.smsOps]);
+    const header = (await openWithOpenpyxl(file.bytes))[0]!.rows[0]!.map((c) => c.v);
+    expect(header).not.toContain('Text or template');
+    expect(header).not.toContain('Numbers');
   });
 
   it('refuses a period it cannot read, saying what it takes, and shares nothing', async () => {

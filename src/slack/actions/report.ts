@@ -36,8 +36,10 @@ async function scopeOf(
 }
 
 /**
- * The Report button of a delivery card or a campaign card: the report of that send alone, shared where the card
- * is (in its thread when it is in one), with the clicker's role deciding the detail as for `/sms report`.
+ * The Report button of a delivery card or a campaign card: the report of that send alone, with the clicker's role
+ * deciding the detail as for `/sms report`. Counts only (a viewer) is shared where the card is (in its thread when
+ * it is in one); with texts and numbers it goes to the clicker's DM with the app, and the card's conversation is
+ * told so.
  */
 function reportHandler(deps: SlackDeps, kind: keyof typeof REPORT_ACTIONS) {
   return async function handleReportButton(args: ActionArgs): Promise<void> {

@@ -48,9 +48,10 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'report',
-    usage: 'report [this-month | last-month | YYYY-MM | YYYY-MM-DD YYYY-MM-DD] [csv] [inbound-details]',
+    usage:
+      'report [this-month | last-month | YYYY-MM | YYYY-MM-DD YYYY-MM-DD] [csv] [counts] [inbound-details]',
     summary:
-      'an .xlsx of the period’s sends (Sends, Summary, Inbound) shared here; viewers get counts, texts and numbers need the sender role',
+      'an .xlsx of the period’s sends (Sends, Summary, Inbound); counts only (viewers, or `counts`) is shared here, with texts and numbers (sender role) it goes to your DM with the app',
     example: '/sms report last-month',
     needs: 'viewer',
     group: 'Look up',

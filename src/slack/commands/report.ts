@@ -2,7 +2,7 @@ import { PeriodError, parsePeriod } from '../../reports/period.js';
 import { ensureBotCanPost } from '../conversation-access.js';
 import { UserInputError } from '../errors.js';
 import { satisfies } from '../permissions.js';
-import { prepareReport } from '../report-runner.js';
+import { isPersonalReport, prepareReport, type ReportRequest } from '../report-runner.js';
 import { escapeMrkdwn } from '../ui/format.js';
 import { reportStartedText } from '../ui/sending-report.js';
 import { usageError } from './arguments.js';
@@ -10,12 +10,13 @@ import { removeChannelSubscriptions, replaceChannelSubscription } from './channe
 import type { CommandContext, SubcommandHandlers } from './context.js';
 
 /** Words of `/sms report` that are not the period. */
-const FLAGS = new Set(['csv', 'xlsx', 'inbound-details']);
+const FLAGS = new Set(['csv', 'xlsx', 'inbound-details', 'counts']);
 
 /**
- * `/sms report [period] [csv] [inbound-details]`: answers at once, then builds the file in the background with its
- * progress in a message of the conversation, and shares it there. A viewer gets counts; texts and numbers need the
- * sender role; inbound numbers and texts need an admin who asks for them.
+ * `/sms report [period] [csv] [counts] [inbound-details]`: answers at once, then builds the file in the background
+ * with its progress in a message. A counts-only report (a viewer's, or anyone's with `counts`) is shared in the
+ * conversation; one with texts and numbers (the sender role) or inbound details (an admin who asks) goes to the
+ * asker alone, in their DM with the app, since everyone in a channel would see it.
  */
 export async function reportCommand(ctx: CommandContext): Promise<void> {
   const words = ctx.args.map((w) => w.toLowerCase());
@@ -40,17 +41,27 @@ export async function reportCommand(ctx: CommandContext): Promise<void> {
     );
   if (inboundDetails && flags.has('csv'))
     throw usageError('report', 'The .csv holds the sends alone: ask for `inbound-details` in the .xlsx.');
-  const work = await prepareReport(ctx.deps, ctx.client, {
-    scope: { kind: 'period', period },
+  if (inboundDetails && flags.has('counts'))
+    throw usageError(
+      'report',
+      'Ask for `counts` (shared here) or `inbound-details` (sent to you alone), not both.',
+    );
+  const detail = satisfies(ctx.role, 'sender') && !flags.has('counts') ? 'full' : 'counts';
+  const request = {
+    scope: { kind: 'period', period } as const,
     what: period.label,
     basename: `sms-report-${period.slug}`,
-    detail: satisfies(ctx.role, 'sender') ? 'full' : 'counts',
+    detail,
     inboundDetails,
     format: flags.has('csv') ? 'csv' : 'xlsx',
     userId: ctx.userId,
     channelId: ctx.channelId,
+  } satisfies ReportRequest;
+  const work = await prepareReport(ctx.deps, ctx.client, request);
+  await ctx.respond({
+    response_type: 'ephemeral',
+    text: reportStartedText(period.label, isPersonalReport(request)),
   });
-  await ctx.respond({ response_type: 'ephemeral', text: reportStartedText(period.label) });
   await work();
 }
 

@@ -80,9 +80,17 @@ export function reportFailedMessage(by: ReportAsker, what: string, why: string):
   return { text, blocks: [section(text)] };
 }
 
-/** The answer to `/sms report` itself, before the work starts. */
-export function reportStartedText(what: string): string {
-  return `:hourglass_flowing_sand: Building the report of ${escapeMrkdwn(what)}; its progress shows in this conversation, and the file follows there.`;
+/** The answer to `/sms report` itself, before the work starts; `inDm` when the report goes to the asker's DM. */
+export function reportStartedText(what: string, inDm = false): string {
+  return inDm
+    ? `:hourglass_flowing_sand: Building the report of ${escapeMrkdwn(what)}. It holds texts and numbers, so it goes to you alone, in your direct messages with this app: its progress shows there, and the file follows there. Add \`counts\` for a report without them, shared here.`
+    : `:hourglass_flowing_sand: Building the report of ${escapeMrkdwn(what)}; its progress shows in this conversation, and the file follows there.`;
+}
+
+/** Said where a report with texts and numbers was asked: the file itself went to the asker's DM. */
+export function reportInDmNote(userId: string, what: string): Message {
+  const text = `:lock: <@${userId}> asked for the SMS report of ${escapeMrkdwn(what)} with texts and numbers: it is sent to them alone, in their direct messages with this app.`;
+  return { text, blocks: [context(text)] };
 }
 
 export const REPORT_BUSY_TEXT =

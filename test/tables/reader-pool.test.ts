@@ -182,6 +182,37 @@ describe('uploaded files read in a thread of their own', () => {
   });
 });
 
+describe('a personalised row no SMS send can carry', () => {
+  it('is refused by its line as too long, not made into a message', async () => {
+    // 'Merhaba , kod ' is 14 characters: with a 1,515-character name and 'K2' the message is 1,531, one too many.
+    const csv = [
+      'Telefon;Ad;Kod',
+      '05321000001;Ayşe;K1',
+      `05321000002;${'a'.repeat(1_515)};K2`,
+      `05321000003;${'ş'.repeat(30_000)};K3`,
+      `05321000004;${'b'.repeat(1_514)};K4`,
+    ].join('\n');
+    const read = await pool().read('uzun.csv', utf8(csv), personalised);
+    if (read.purpose !== 'personalised') throw new Error('wrong purpose');
+    expect([...read.personalised.addressed!.rows.lines]).toEqual([2, 5]);
+    expect(read.personalised.rejected).toEqual([
+      {
+        line: 3,
+        input: '05321000002',
+        reason:
+          'message too long: at least 1,531 characters, and no SMS send carries more than 1,530 (10 parts of 153)',
+      },
+      {
+        line: 4,
+        input: '05321000003',
+        reason:
+          'message too long: at least 30,016 characters, and no SMS send carries more than 1,530 (10 parts of 153)',
+      },
+    ]);
+    expect(read.personalised.addressed!.pieces.valuesByLine.some((v) => v?.length > 2_000)).toBe(false);
+  });
+});
+
 /**
  * Issue 28's review bomb: a 218 kB workbook whose zip sizes are honest but whose shared strings inflate to
  * ~190 MB (999 strings of 99,500 'ş'), each row's name one of them.

@@ -18,6 +18,7 @@ import {
   TableFileError,
   type TableRecord,
 } from '../table-file.js';
+import { withoutUnsendableRows } from '../unsendable-rows.js';
 
 /**
  * What is asked of an uploaded file, in a form that crosses to the reading thread (a ColumnsWanted is a
@@ -164,7 +165,8 @@ function personalisedFile(
     unsureInputs: [],
   };
   if (csv.errors.length > 0) return { ...file, headerError: csv.errors[0]! };
-  const addressed = addressRows(template, csv, country);
+  const sendable = withoutUnsendableRows(template, csv.columns, csv.rows, csv.numberIndex);
+  const addressed = addressRows(template, { ...csv, rows: sendable.rows }, country);
   if (addressed.missingColumns.length > 0) return { ...file, missingColumns: addressed.missingColumns };
   // Rows are in line order: the few refused ones are found by bisection, without a map of every row.
   const records = csv.rows;
@@ -188,6 +190,10 @@ function personalisedFile(
         input: numberAt(e.line),
         reason: e.reason.replace(/^"[^"]*": /, ''),
       });
+  }
+  if (sendable.rejected.length > 0) {
+    file.rejected.push(...sendable.rejected);
+    file.rejected.sort((a, b) => a.line - b.line);
   }
   const { unsure } = addressed.septets;
   if (unsure.includes(1)) {

@@ -241,7 +241,7 @@ function rowOfReference(xml: Buffer, from: number, to: number): number {
     if (quote !== 0x22 && quote !== 0x27) return -1;
     if (i - name === 1 && xml[name] === 0x72) {
       i += 2;
-      while (i < to && xml[i]! >= 0x41 && xml[i]! <= 0x5a) i++;
+      while (i < to && columnLetter(xml[i]) > 0) i++;
       let row = 0;
       const digits = i;
       while (i < to && xml[i]! >= 0x30 && xml[i]! <= 0x39) row = row * 10 + (xml[i++]! - 0x30);
@@ -318,16 +318,17 @@ function readCellTag(xml: Buffer, from: number, to: number, out: Int32Array): bo
       // r="B12": column letters, then the row's digits, and nothing else, read as the value is passed.
       let column = 0;
       let row = 0;
-      for (; i < to && xml[i]! >= 65 && xml[i]! <= 90; i++) column = column * 26 + (xml[i]! - 64);
+      for (let letter = columnLetter(xml[i]); i < to && letter > 0; letter = columnLetter(xml[++i]))
+        column = column * 26 + letter;
       for (; i < to && xml[i]! >= 48 && xml[i]! <= 57; i++) row = row * 10 + (xml[i]! - 48);
       if (i >= to || xml[i] !== quote) return false;
       out[TAG_COLUMN] = column;
       out[TAG_ROW] = row;
     } else if (oneLetter === 0x73) {
-      let style = 0;
-      for (; i < to && xml[i]! >= 48 && xml[i]! <= 57; i++) style = style * 10 + (xml[i]! - 48);
-      while (i < to && xml[i] !== quote) i++;
-      if (i >= to) return false;
+      // The tag's end is written again once the tag is read: here it carries where the value ends.
+      const style = attributeNumber(xml, i, to, quote, out);
+      if (style < 0) return false;
+      i = out[TAG_END]!;
       out[TAG_STYLE] = style;
     } else {
       while (i < to && xml[i] !== quote) i++;
@@ -376,7 +377,11 @@ function readRowTag(xml: Buffer, from: number, to: number, out: Int32Array): num
     const quote = xml[i];
     if (quote !== 0x22 && quote !== 0x27) return -1;
     i++;
-    if (isR) for (; i < to && xml[i]! >= 48 && xml[i]! <= 57; i++) row = row * 10 + (xml[i]! - 48);
+    if (isR && xml[i] !== quote) {
+      row = attributeNumber(xml, i, to, quote, out);
+      if (row < 0) return -1;
+      i = out[TAG_END]!;
+    }
     while (i < to && xml[i] !== quote) i++;
     if (i >= to) return -1;
     i++;
@@ -452,10 +457,8 @@ function valueText(
 ): string {
   // s: a shared string by its index, read from the digits in place (no digits: no string).
   if (type === 0x73 && second === 0x22) {
-    if (start === vEnd) return '';
-    let index = 0;
-    for (let i = start; i < vEnd; i++) index = index * 10 + (xml[i]! - 48);
-    return values.strings.at(index).trim();
+    const index = sharedStringIndex(xml, start, vEnd);
+    return index < 0 ? '' : values.strings.at(index).trim();
   }
   // n (the default type) in the General format: a whole number as Excel writes one, digits alone, is already its
   // text; read as latin1 (it is ASCII), checked on the bytes, without a regular expression or UTF-8 decoding.
@@ -465,6 +468,52 @@ function valueText(
   const raw = xml.toString('utf8', start, vEnd);
   if (type === 0x6e) return values.number(raw, style);
   return values.typed(type, second, raw, style);
+}
+
+/**
+ * A shared string's index from a <v>'s bytes: digits, blanks around them allowed (an unsignedInt in XML), no
+ * digits -1 (an empty cell). Anything else is a damaged sheet: read as digits, `12 ` was
+ * string 104 and `12\n` string 82, another person's name.
+ */
+function sharedStringIndex(xml: Buffer, from: number, to: number): number {
+  let start = from;
+  let end = to;
+  while (start < end && isBlank(xml[start])) start++;
+  while (end > start && isBlank(xml[end - 1])) end--;
+  if (start === end) return -1;
+  if (end - start > 15) unreadable();
+  let index = 0;
+  for (let i = start; i < end; i++) {
+    const digit = xml[i]! - 0x30;
+    if (digit < 0 || digit > 9) unreadable();
+    index = index * 10 + digit;
+  }
+  return index;
+}
+
+/**
+ * An unsigned number attribute's value from `from` (past its opening quote): its digits, blanks around them
+ * allowed; where it ends (its closing quote) goes to out[TAG_END]. -1 when anything else stands in it.
+ */
+function attributeNumber(xml: Buffer, from: number, to: number, quote: number, out: Int32Array): number {
+  let i = from;
+  while (i < to && isBlank(xml[i])) i++;
+  const digits = i;
+  let value = 0;
+  for (; i < to && xml[i]! >= 48 && xml[i]! <= 57 && i - digits < 10; i++)
+    value = value * 10 + (xml[i]! - 48);
+  if (i === digits) return -1;
+  while (i < to && isBlank(xml[i])) i++;
+  if (xml[i] !== quote) return -1;
+  out[TAG_END] = i;
+  return value;
+}
+
+/** A column letter's number (A or a: 1, Z or z: 26), 0 for any other byte: Excel reads `a1` as `A1`. */
+function columnLetter(byte: number | undefined): number {
+  if (byte === undefined) return 0;
+  const upper = byte & 0xdf;
+  return byte >= 0x41 && upper >= 0x41 && upper <= 0x5a && (byte <= 0x5a || byte >= 0x61) ? upper - 64 : 0;
 }
 
 type Latin1Slicing = Buffer & { latin1Slice?(start: number, end: number): string };

@@ -12,6 +12,7 @@ const INVITE_TEXT = 'I am not in this private channel: `/invite @smsops` first, 
 
 interface ConversationInfo {
   is_im?: boolean;
+  is_mpim?: boolean;
   is_member?: boolean;
   is_private?: boolean;
   is_archived?: boolean;
@@ -24,7 +25,12 @@ interface ConversationInfo {
  * its id: private channels have C… ids too. A public channel is joined; anywhere else the bot must already be in
  * it. Throws a UserInputError that says what to do.
  */
-export async function ensureBotCanPost(client: WebClient, channelId: string): Promise<void> {
+export async function ensureBotCanPost(
+  client: WebClient,
+  channelId: string,
+  /** Set where only a channel will do (something a team must see): the refusal for a DM or a group DM. */
+  options: { channelsOnly?: string } = {},
+): Promise<void> {
   let channel: ConversationInfo | undefined;
   try {
     channel = (await client.conversations.info({ channel: channelId })).channel as
@@ -36,6 +42,8 @@ export async function ensureBotCanPost(client: WebClient, channelId: string): Pr
     throw error;
   }
   if (!channel) throw new UserInputError(CANNOT_SEE_TEXT);
+  if (options.channelsOnly && (channel.is_im || channel.is_mpim))
+    throw new UserInputError(options.channelsOnly);
   if (channel.is_archived) throw new UserInputError(ARCHIVED_TEXT);
   // A bot sees only its own DMs, and only the group DMs it is in.
   if (channel.is_im || channel.is_member) return;

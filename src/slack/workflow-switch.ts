@@ -17,13 +17,13 @@ export async function setWorkflows(deps: SlackDeps, on: boolean, by: string): Pr
 /** The app setting behind `/sms workflows unattended on|off`. */
 export const UNATTENDED_SETTING = 'workflows_unattended';
 
-/** Sends a day by steps with nobody behind them, when the admin who allows them names no other figure. */
+/** SMS (one per recipient) a day by steps with nobody behind them, when the admin who allows them names no other figure. */
 export const DEFAULT_UNATTENDED_DAILY_CAP = 20;
 
-/** The most an admin may allow: an unattended step is for a few notices a day, not for bulk sends. */
+/** The most SMS a day an admin may allow: an unattended step is for a few notices a day, not for bulk sends. */
 export const MAX_UNATTENDED_DAILY_CAP = 1000;
 
-/** Claims in job_runs: one per unattended send of the day, `<UTC day>:<n>`, owned by the step run that took it. */
+/** Claims in job_runs: one per SMS (recipient) sent unattended in a day, `<UTC day>:<n>`, owned by the step run. */
 export const UNATTENDED_JOB = 'workflow_unattended_send';
 
 /**
@@ -63,19 +63,16 @@ export async function forbidUnattended(deps: SlackDeps, by: string): Promise<voi
 }
 
 /**
- * Takes one of today's (UTC) unattended sends for this run, atomically across instances: false once `dailyCap`
- * are taken. A redelivered run finds the place it already holds, so Slack's retries do not count twice.
+ * Takes one of today's (UTC) unattended places per recipient for this run, all or none, atomically across
+ * instances: not claimed when fewer than `recipients` are left of `dailyCap`; `taken` says how many are used. A redelivered run finds the places it
+ * already holds, so Slack's retries do not count twice.
  */
-export async function claimUnattendedSend(
+export async function claimUnattendedSms(
   deps: SlackDeps,
   execution: string,
+  recipients: number,
   dailyCap: number,
-): Promise<boolean> {
+): Promise<{ claimed: boolean; taken: number }> {
   const day = deps.now().toISOString().slice(0, 10);
-  for (let n = 1; n <= dailyCap; n++) {
-    const slot = `${day}:${n}`;
-    if (await deps.store.jobRuns.claim(UNATTENDED_JOB, slot, execution, deps.now())) return true;
-    if ((await deps.store.jobRuns.get(UNATTENDED_JOB, slot))?.instanceId === execution) return true;
-  }
-  return false;
+  return deps.store.jobRuns.claimNumbered(UNATTENDED_JOB, day, recipients, dailyCap, execution, deps.now());
 }

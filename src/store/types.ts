@@ -479,6 +479,20 @@ export interface JobRunsRepo {
   /** Newest first. */
   runs(job: string, limit: number): Promise<JobRun[]>;
   get(job: string, slot: Date | string): Promise<JobRun | undefined>;
+  /**
+   * Takes `count` of the numbered slots `<series>:1` … `<series>:<limit>` of a job for one owner, all or none,
+   * atomically across instances, in a fixed number of queries (not one per slot). `claimed` when taken, or when
+   * the owner already holds slots of the series (a retry of the same owner takes nothing more); not when fewer
+   * than `count` are left. `taken`: how many of the series' slots are taken, this claim's included.
+   */
+  claimNumbered(
+    job: string,
+    series: string,
+    count: number,
+    limit: number,
+    instanceId: string,
+    at?: Date,
+  ): Promise<{ claimed: boolean; taken: number }>;
   /** Forgets claims made before `before`, except each job's latest (what lastRun answers); returns how many. */
   pruneBefore(before: Date): Promise<number>;
 }
@@ -691,6 +705,19 @@ export interface GatewayIdsRepo {
   highest(): Promise<{ messageId?: bigint; inboundId?: bigint }>;
 }
 
+// ---- forgotten numbers ----
+
+/**
+ * Numbers forgotten with `/sms forget`, held as a keyed hash (never the number), so that what the gateway still
+ * lists from them (its Receive list) is left out of what smsops shows.
+ */
+export interface ForgottenNumbersRepo {
+  /** Remembers that `msisdn` (gateway form) was forgotten; again is a no-op. */
+  add(msisdn: string, at?: Date): Promise<void>;
+  /** Those of `msisdns` (gateway form) that were forgotten. */
+  forgottenAmong(msisdns: readonly string[]): Promise<Set<string>>;
+}
+
 // ---- the store ----
 
 export interface Store {
@@ -712,6 +739,7 @@ export interface Store {
   readonly appSettings: AppSettingsRepo;
   readonly gatewayIds: GatewayIdsRepo;
   readonly reports: ReportsRepo;
+  readonly forgottenNumbers: ForgottenNumbersRepo;
   health(): Promise<Health>;
   /**
    * After `/sms forget` or a retention purge: takes what was erased off the disk too, not only out of queries.

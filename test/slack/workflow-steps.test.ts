@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { SEEDED } from '../../workspace/index.js';
+import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * The Workflow Builder steps through the real interface: the workspace fires `function_executed` (signed, with the
@@ -255,7 +256,7 @@ describe('Workflow Builder steps', () => {
     await h.sms('workflows unattended on 2', users.bob, channels.smsOps);
     await h.ephemeral(
       users.bob,
-      /may send, on the authority of you .* at most 2 a day, each one's card in <#C0SMSOPS>/,
+      /may send, on the authority of you .* at most 2 SMS a day \(one per recipient\), each send's card in <#C0SMSOPS>/,
     );
     const first = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 1' });
     expect(first.ended.state).toBe('completed');
@@ -274,7 +275,7 @@ describe('Workflow Builder steps', () => {
       (await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 2' })).ended.state,
     ).toBe('completed');
     const third = await run('send_sms', { recipients: '0532 123 45 67', message: 'Nightly reminder 3' });
-    expect(third.ended.error).toContain('sent 2 SMS today, the daily cap');
+    expect(third.ended.error).toContain('have sent 2 of their daily cap of 2 SMS today');
     expect(await submits()).toBe(before + 2);
 
     // The allowance is only as good as the admin who gave it.
@@ -290,6 +291,86 @@ describe('Workflow Builder steps', () => {
     expect((await h.store.audit.recent(20)).map((a) => a.action)).toEqual(
       expect.arrayContaining(['workflows_unattended_on', 'workflows_unattended_off']),
     );
+  });
+
+  /** SMS sent today by steps with nobody behind them (earlier tests of this file count too). */
+  async function unattendedToday(): Promise<number> {
+    const day = new Date().toISOString().slice(0, 10);
+    const runs = await h.store.jobRuns.runs('workflow_unattended_send', 10_000);
+    return runs.filter((r) => r.slot.startsWith(`${day}:`)).length;
+  }
+
+  it('with nobody behind them, are allowed only from a channel the bot can post in: not a DM, not a private channel it is not in', async () => {
+    const before = await h.store.appSettings.get('workflows_unattended');
+    const bot = h.fake.state.identity.botUserId;
+    await h.sms('workflows unattended on 5', users.admin, SEEDED.ims.admin);
+    const inDm = await h.ephemeral(users.admin, /./);
+    expect(await h.store.appSettings.get('workflows_unattended')).toEqual(before);
+    expect(ephemeralText(inDm)).toMatch(
+      /Run `\/sms workflows unattended on` in the channel that should see every send/,
+    );
+    await h.sms('workflows unattended on 5', users.admin, channels.finance);
+    const notIn = await h.ephemeral(users.admin, /./);
+    expect(await h.store.appSettings.get('workflows_unattended')).toEqual(before);
+    expect(ephemeralText(notIn)).toMatch(/I cannot post in this conversation/);
+
+    // Invited, the bot takes the allowance there; removed again, a step is refused rather than shown elsewhere.
+    h.fake.state.directory.join(channels.finance, bot);
+    await h.sms('workflows unattended on 5', users.admin, channels.finance);
+    await h.ephemeral(users.admin, /may send, on the authority of you .*<#G0FINANCE>/);
+    h.fake.state.directory.leave(channels.finance, bot);
+    const sends = await submits();
+    const posted = h.fake.state.journal.seq;
+    const step = await run('send_sms', { recipients: '0532 123 45 67', message: 'Into the void' });
+    expect(await submits()).toBe(sends);
+    const cards = h.fake.state
+      .calls('chat.postMessage')
+      .filter((c) => c.seq > posted && c.result.ok === true);
+    expect(cards).toEqual([]);
+    expect(step.ended.state).toBe('failed');
+    expect(step.ended.error).toContain('smsops cannot post there');
+    expect(step.ended.error).toContain('<#G0FINANCE>');
+  });
+
+  it('with nobody behind them, count SMS against the daily cap: one per recipient, all of a step or none', async () => {
+    const used = await unattendedToday();
+    await h.sms(`workflows unattended on ${used + 4}`, users.admin, channels.smsOps);
+    await h.ephemeral(users.admin, /may send, on the authority of you/);
+    const sends = await submits();
+    const two = await run('send_sms', { recipients: TWO, message: 'Two of them' });
+    expect(two.ended.state).toBe('completed');
+    const three = await run('send_sms', {
+      recipients: `${TWO}, 0534 333 44 55`,
+      message: 'Three would pass the cap',
+    });
+    expect(three.ended.state).toBe('failed');
+    expect(await submits()).toBe(sends + 1);
+    expect(three.ended.error).toContain(
+      `This step would send 3 SMS, and steps with nobody behind them have sent ${used + 2} of their daily cap of ${used + 4} SMS today`,
+    );
+    const rest = await run('send_sms', { recipients: TWO, message: 'The last two' });
+    expect(rest.ended.state).toBe('completed');
+    expect(await unattendedToday()).toBe(used + 4);
+    expect(await submits()).toBe(sends + 2);
+  });
+
+  it('once the daily cap is reached, a refused step asks the store once, however high the cap', async () => {
+    const cap = (await unattendedToday()) + 1;
+    await h.sms(`workflows unattended on ${cap}`, users.admin, channels.smsOps);
+    await h.ephemeral(users.admin, /may send, on the authority of you/);
+    const last = await run('send_sms', { recipients: '0532 123 45 67', message: 'The last one today' });
+    expect(last.ended.state).toBe('completed');
+    const jobRuns = h.store.jobRuns as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const spies = Object.keys(jobRuns).map((name) => vi.spyOn(jobRuns, name));
+    try {
+      const refused = await run('send_sms', { recipients: '0532 123 45 67', message: 'Over the cap' });
+      expect(refused.ended.state).toBe('failed');
+      expect(spies.reduce((calls, spy) => calls + spy.mock.calls.length, 0)).toBe(1);
+      expect(refused.ended.error).toContain(`daily cap of ${cap} SMS`);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    await h.sms('workflows unattended off', users.admin, channels.smsOps);
   });
 
   it('stop again with /sms workflows off', async () => {

@@ -513,6 +513,33 @@ export function storeContract(backend: Backend): void {
       expect(await store.jobRuns.get('digest:C1', slot)).toMatchObject({ slot: '2030-01-01T09:00:00.000Z' });
     });
 
+    it('gives numbered slots all or none, never past the limit, however many claim at once', async () => {
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.jobRuns.claimNumbered('cap', 'day1', 3, 10, `run${i}`, at(0)),
+        ),
+      );
+      // 10 slots hold three claims of 3; the rest are refused whole, and no slot past 10 exists.
+      expect(claims.filter((c) => c.claimed)).toHaveLength(3);
+      const slots = (await store.jobRuns.runs('cap', 100)).map((r) => r.slot).sort();
+      expect(slots).toEqual(Array.from({ length: 9 }, (_, i) => `day1:${i + 1}`).sort());
+      const winner = (await store.jobRuns.get('cap', 'day1:1'))!.instanceId;
+      // The same owner again takes nothing more; one more slot fits, two do not.
+      expect(await store.jobRuns.claimNumbered('cap', 'day1', 3, 10, winner, at(1))).toEqual({
+        claimed: true,
+        taken: 9,
+      });
+      expect(await store.jobRuns.claimNumbered('cap', 'day1', 2, 10, 'late', at(1))).toEqual({
+        claimed: false,
+        taken: 9,
+      });
+      expect(await store.jobRuns.claimNumbered('cap', 'day1', 1, 10, 'late', at(1))).toEqual({
+        claimed: true,
+        taken: 10,
+      });
+      expect((await store.jobRuns.claimNumbered('cap', 'day2', 3, 10, 'late', at(2))).claimed).toBe(true);
+    });
+
     it('reports the last run and the history, and prunes old claims', async () => {
       expect(await store.jobRuns.lastRun('j')).toBeUndefined();
       await store.jobRuns.claim('j', 'slot-1', 'a', at(1));

@@ -1,4 +1,5 @@
-import { unattendedStateMessage, workflowsStateMessage } from '../ui/workflows.js';
+import { ensureBotCanPost } from '../conversation-access.js';
+import { UNATTENDED_NEEDS_CHANNEL, unattendedStateMessage, workflowsStateMessage } from '../ui/workflows.js';
 import {
   allowUnattended,
   DEFAULT_UNATTENDED_DAILY_CAP,
@@ -66,9 +67,11 @@ async function unattendedCommand(ctx: CommandContext): Promise<void> {
   if (!Number.isInteger(dailyCap) || dailyCap < 1 || dailyCap > MAX_UNATTENDED_DAILY_CAP) {
     throw usageError(
       'workflows',
-      `“${(capText ?? '').slice(0, 20)}” is not a daily cap: a whole number of sends from 1 to ${MAX_UNATTENDED_DAILY_CAP}.`,
+      `“${(capText ?? '').slice(0, 20)}” is not a daily cap: a whole number of SMS (one per recipient) from 1 to ${MAX_UNATTENDED_DAILY_CAP}.`,
     );
   }
+  // The channel is where every unattended send shows: one the team sees, and one the bot can post in now.
+  await ensureBotCanPost(ctx.client, ctx.channelId, { channelsOnly: UNATTENDED_NEEDS_CHANNEL });
   const allowance = { channel: ctx.channelId, dailyCap };
   await allowUnattended(ctx.deps, allowance, ctx.userId);
   await ctx.deps.store.audit.append({

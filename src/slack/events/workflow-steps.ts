@@ -2,13 +2,14 @@ import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bo
 import type { WebClient } from '@slack/web-api';
 import { executeSend } from '../../sending/send.js';
 import { parseRecipients } from '../../sms/index.js';
+import { ensureBotCanPost } from '../conversation-access.js';
 import { postCard } from '../delivery-cards.js';
 import type { SlackDeps } from '../deps.js';
-import { userMessageFor } from '../errors.js';
+import { UserInputError, userMessageFor } from '../errors.js';
 import { roleOf, satisfies, sendPolicyOf } from '../permissions.js';
 import { defaultSender, knownSender, threadAnswerDraft } from '../thread-answer.js';
 import { STEP_GET_BALANCE, STEP_SEND_SMS, stepErrors } from '../ui/workflows.js';
-import { claimUnattendedSend, unattendedSteps, workflowsState } from '../workflow-switch.js';
+import { claimUnattendedSms, unattendedSteps, workflowsState } from '../workflow-switch.js';
 
 /** WORKFLOW_MAX_RECIPIENTS when unset. */
 export const DEFAULT_WORKFLOW_MAX_RECIPIENTS = 10;
@@ -108,17 +109,19 @@ interface StepAuthority {
   /** Their DM, or the channel that sees every unattended send. */
   channel: string;
   unattended: boolean;
+  /** SMS a day that unattended steps may send, for an unattended step. */
+  dailyCap?: number;
 }
 
 /**
  * A person started the workflow: the step sends with their own rights, exactly as their `/sms send` would (the role
  * is checked here and again by the send path, with opt-outs and limits). Nobody did: only if an admin allowed such
- * steps, within that allowance's daily cap, its card in its channel, on the authority of that admin while they stay
- * one.
+ * steps, within that allowance's daily cap of SMS (each recipient takes one), while the bot can post the card in its
+ * channel, on the authority of that admin while they stay one.
  */
 async function authorityOf(
   deps: SlackDeps,
-  event: StepEvent,
+  botClient: WebClient,
   inputs: Record<string, unknown>,
 ): Promise<StepAuthority> {
   const starter = interactorOf(inputs);
@@ -132,9 +135,33 @@ async function authorityOf(
   if (!allowance) throw new StepRefusal(stepErrors.noStarter());
   if (!satisfies(await roleOf(deps, allowance.by), 'admin'))
     throw new StepRefusal(stepErrors.unattendedLapsed(allowance.by));
-  if (!(await claimUnattendedSend(deps, event.function_execution_id, allowance.dailyCap)))
-    throw new StepRefusal(stepErrors.unattendedCap(allowance.dailyCap));
-  return { slackUser: allowance.by, channel: allowance.channel, unattended: true };
+  // Its card goes to that channel or nowhere: posted elsewhere, the send would go unseen by those meant to see it.
+  try {
+    await ensureBotCanPost(botClient, allowance.channel);
+  } catch (error) {
+    if (error instanceof UserInputError)
+      throw new StepRefusal(stepErrors.unattendedChannel(allowance.channel));
+    throw error;
+  }
+  return {
+    slackUser: allowance.by,
+    channel: allowance.channel,
+    unattended: true,
+    dailyCap: allowance.dailyCap,
+  };
+}
+
+/** An unattended step takes one place in the day's cap per recipient, only once its send is ready to go. */
+async function claimPlaces(
+  deps: SlackDeps,
+  event: StepEvent,
+  authority: StepAuthority,
+  recipients: number,
+): Promise<void> {
+  if (authority.dailyCap === undefined) return;
+  const claim = await claimUnattendedSms(deps, event.function_execution_id, recipients, authority.dailyCap);
+  if (!claim.claimed)
+    throw new StepRefusal(stepErrors.unattendedCap(recipients, claim.taken, authority.dailyCap));
 }
 
 /** Inputs of *Send an SMS*: recipients, message, sender (optional), interactivity (who started the workflow). */
@@ -151,8 +178,7 @@ async function sendStep(
   const cap = deps.settings.workflowMaxRecipients ?? DEFAULT_WORKFLOW_MAX_RECIPIENTS;
   if (count === 0 && parsed.invalid.length === 0) throw new StepRefusal(stepErrors.noRecipients());
   if (count > cap) throw new StepRefusal(stepErrors.overCap(count, cap));
-  // After the checks of the input itself: an unattended step's place in the daily cap is taken only for a send.
-  const authority = await authorityOf(deps, event, inputs);
+  const authority = await authorityOf(deps, botClient, inputs);
   const user = authority.slackUser;
   const senders = await deps.gateway.getSenders();
   const asked = text(inputs.sender).trim();
@@ -165,6 +191,8 @@ async function sendStep(
     senders,
   });
   if (!draft.ok) throw new StepRefusal(stepErrors.invalid(draft.errors));
+  // After every check of the input itself: an unattended step's places in the daily cap are taken only for a send.
+  await claimPlaces(deps, event, authority, count);
   const outcome = await executeSend(
     { ...deps, policy: sendPolicyOf(deps) },
     {

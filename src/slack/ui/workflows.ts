@@ -30,12 +30,16 @@ export function unattendedStateMessage(
   changed: boolean,
 ): AdminMessage {
   const text = state
-    ? `:robot_face: Workflow steps with nobody behind them (scheduled or event-triggered workflows) may send, on the authority of ${changed ? 'you' : mention(state.by)} (${formatTime(state.since, timeZone)}) while ${changed ? 'you stay' : 'they stay'} an admin: at most ${formatCount(state.dailyCap)} a day, each one's card in <#${state.channel}>. \`/sms workflows unattended off\` stops them.`
+    ? `:robot_face: Workflow steps with nobody behind them (scheduled or event-triggered workflows) may send, on the authority of ${changed ? 'you' : mention(state.by)} (${formatTime(state.since, timeZone)}) while ${changed ? 'you stay' : 'they stay'} an admin: at most ${formatCount(state.dailyCap)} SMS a day (one per recipient), each send's card in <#${state.channel}>. \`/sms workflows unattended off\` stops them.`
     : ":lock: Workflow steps send only for the person who started the workflow, with that person's rights; steps with nobody behind them are refused. `/sms workflows unattended on [daily cap]`, run in the channel that should see every such send, allows them.";
   return notice(text, text.replace(/:[a-z_]+: /g, '').replace(/\*/g, ''));
 }
 
 /** What a workflow author reads when a step ends in error: what happened, then what to change. */
+/** Why `/sms workflows unattended on` is refused in a DM or a group DM. */
+export const UNATTENDED_NEEDS_CHANNEL =
+  'Run `/sms workflows unattended on` in the channel that should see every send it allows: a direct message or a group DM is not a channel the team watches. Nothing was changed.';
+
 export const stepErrors = {
   off: () =>
     'smsops SMS steps are turned off, so nothing was sent. An smsops admin can turn them on with `/sms workflows on` in Slack.',
@@ -45,8 +49,10 @@ export const stepErrors = {
     `<@${userId}> (who started this workflow) is ${aRole(role)} in smsops and needs the sender role, so nothing was sent. An smsops admin can run \`/sms grant @user sender\`.`,
   unattendedLapsed: (admin: string) =>
     `Steps with nobody behind them were allowed by <@${admin}>, who is no longer an smsops admin, so nothing was sent. An smsops admin can allow them again with \`/sms workflows unattended on\`.`,
-  unattendedCap: (cap: number) =>
-    `Steps with nobody behind them have sent ${formatCount(cap)} SMS today, the daily cap, so nothing was sent. An smsops admin can raise it with \`/sms workflows unattended on <cap>\`; the count starts again at midnight UTC.`,
+  unattendedCap: (sms: number, sentToday: number, cap: number) =>
+    `This step would send ${formatCount(sms)} SMS, and steps with nobody behind them have sent ${formatCount(sentToday)} of their daily cap of ${formatCount(cap)} SMS today, so nothing was sent. An smsops admin can raise the cap with \`/sms workflows unattended on <cap>\` in the channel that sees the sends; the count starts again at midnight UTC.`,
+  unattendedChannel: (channel: string) =>
+    `Steps with nobody behind them show each send in <#${channel}>, and smsops cannot post there (the channel was archived, or smsops is not in it), so nothing was sent. An smsops admin can \`/invite @smsops\` there, or run \`/sms workflows unattended on\` in a channel smsops is in.`,
   noRecipients: () => 'The step has no recipients, so nothing was sent. Give at least one phone number.',
   overCap: (count: number, cap: number) =>
     `The step has ${formatCount(count)} recipients; one workflow step may send to at most ${formatCount(cap)} (WORKFLOW_MAX_RECIPIENTS), so nothing was sent. Split the recipients across steps, or send larger batches with \`/sms send\`.`,

@@ -10,6 +10,9 @@ const slotText = (slot: Date | string): string => {
   return text;
 };
 
+/** Another owner took one of the slots asked for: nothing of this claim is kept. */
+class LostRace extends Error {}
+
 const toRun = (r: Selectable<JobRunsTable>): JobRun => ({
   job: r.job,
   slot: r.slot,
@@ -65,6 +68,59 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
         const row = await find(job, slotText(slot));
         return row ? toRun(row) : undefined;
       }),
+
+    claimNumbered(job, series, count, limit, instanceId, at = ctx.now()) {
+      if (!Number.isInteger(count) || count < 1) throw new RangeError('a claim takes at least one slot');
+      const prefix = `${slotText(series)}:`;
+      const claimedAt = toMillis(at);
+      return ctx.run(async () => {
+        // Each lost race means another owner took slots, so the series fills and the loop ends.
+        for (;;) {
+          const held = await db
+            .selectFrom('job_runs')
+            .select((eb) => [
+              eb.fn.countAll<number | string>().as('taken'),
+              eb.fn
+                .sum<number | string | null>(
+                  eb.case().when('instance_id', '=', instanceId).then(1).else(0).end(),
+                )
+                .as('mine'),
+            ])
+            .where('job', '=', job)
+            .where('slot', 'like', `${prefix}%`)
+            .executeTakeFirstOrThrow();
+          // Slots are only ever taken in unbroken runs from 1, so how many are taken is also the highest one.
+          const taken = Number(held.taken);
+          if (Number(held.mine ?? 0) > 0) return { claimed: true, taken };
+          if (taken + count > limit) return { claimed: false, taken };
+          const token = newToken();
+          const rows = Array.from({ length: count }, (_, i) => ({
+            job,
+            slot: `${prefix}${taken + i + 1}`,
+            instance_id: instanceId,
+            claim_token: token,
+            claimed_at: claimedAt,
+          }));
+          const won = await db
+            .transaction()
+            .execute(async (trx) => {
+              const inserted = await trx
+                .insertInto('job_runs')
+                .values(rows)
+                .onConflict((oc) => oc.columns(['job', 'slot']).doNothing())
+                .returning('slot')
+                .execute();
+              if (inserted.length !== count) throw new LostRace();
+              return true;
+            })
+            .catch((error: unknown) => {
+              if (error instanceof LostRace) return false;
+              throw error;
+            });
+          if (won) return { claimed: true, taken: taken + count };
+        }
+      });
+    },
 
     pruneBefore: (before) =>
       ctx.run(async () => {

@@ -1,4 +1,6 @@
 import type { BalanceLogEntry, Gateway, InboundMessage } from '../gateway/index.js';
+import { withoutForgottenSenders } from '../sms/forgotten-senders.js';
+import type { CountryCode } from '../sms/index.js';
 import type { OutboxRow, ReportCampaign, ReportCursor, Store } from '../store/index.js';
 import type { DeliveryLookup } from './delivery.js';
 import { type InboundSummary, inboundSummaryOf } from './inbound.js';
@@ -30,6 +32,8 @@ export interface ReportSources {
   delivery: DeliveryLookup;
   /** A Slack user's name (or the id when it cannot be read); reports know no Slack. */
   personName: (userId: string) => Promise<string>;
+  /** How an inbound sender's number is brought to the gateway form, to be matched against `/sms forget`. */
+  defaultCountry: CountryCode;
   logger?: { warn: (obj: object, msg: string) => void };
 }
 
@@ -189,7 +193,15 @@ export async function buildReport(
         unread.push('inbound SMS');
         return undefined;
       });
-    inbound = inboundSummaryOf(received, range, timeZone, options.inboundDetails, options.retainedSince);
+    inbound = inboundSummaryOf(received, range, timeZone, false);
+    if (options.inboundDetails && received) {
+      // The gateway keeps what `/sms forget` erased from smsops: a forgotten sender's SMS are counted, never shown.
+      const shown = await withoutForgottenSenders(received, store.forgottenNumbers, sources.defaultCountry);
+      inbound = {
+        ...inbound,
+        details: inboundSummaryOf(shown, range, timeZone, true, options.retainedSince).details,
+      };
+    }
   }
   return { sends: done, summary: summary.result(), inbound, unread };
 }

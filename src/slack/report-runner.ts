@@ -203,6 +203,7 @@ async function runReport(
         gateway: deps.gateway,
         delivery: new DeliveryLookup(deps.gateway, realPace()),
         personName: personNamer(client),
+        defaultCountry: deps.settings.defaultCountry,
         logger: log,
       },
       {

@@ -189,6 +189,12 @@ export interface AppSettingsTable {
   updated_at: number;
 }
 
+export interface ForgottenNumbersTable {
+  /** HMAC-SHA256 of the number (gateway form) under the install's key, hex. */
+  hash: string;
+  forgotten_at: number;
+}
+
 export interface Database {
   outbox: OutboxTable;
   campaigns: CampaignsTable;
@@ -205,4 +211,5 @@ export interface Database {
   drafts: DraftsTable;
   digest_memory: DigestMemoryTable;
   app_settings: AppSettingsTable;
+  forgotten_numbers: ForgottenNumbersTable;
 }

@@ -93,6 +93,7 @@ for (const backend of [sqliteBackend, postgresBackend]) {
                 sleep: async () => undefined,
               }),
               personName: async (id) => (id === 'UALICE' ? 'Alice' : id),
+              defaultCountry: 'TR',
             },
             {
               scope: {

@@ -9,7 +9,7 @@ import { executeSend, type SendPlan } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
 import { SEEDED } from '../../workspace/index.js';
 import { formulaCells, openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 const ZONE = 'Europe/Istanbul';
 /** LibreOffice (headless) and Debian's python3-openpyxl: an office reading the .csv as a Turkish user would. */
@@ -309,6 +309,50 @@ describe('/sms report: personal data', () => {
     expect(text.t).toBe('s');
     expect(rows.flat().some((c) => c.v === '905551230002')).toBe(true);
     expect(formulaCells(details)).toEqual([]);
+  });
+
+  it('after /sms forget, the SMS the gateway still lists from that number are in no inbound details and not in /sms inbox', async () => {
+    await h.control.inbound([
+      { MSISDN: '+90 532 124 00 01', Text: 'please forget me', Keyword: 'INFO' },
+      { MSISDN: '905321240002', Text: 'keep showing me', Keyword: 'INFO' },
+    ]);
+    const inboundOf = async () =>
+      JSON.stringify(
+        (await openWithOpenpyxl((await report(`${today()} ${today()} inbound-details`)).bytes))[2]!.rows,
+      );
+    expect(await inboundOf()).toContain('please forget me');
+
+    let after = h.fake.state.journal.seq;
+    await h.sms('forget 0532 124 00 01');
+    await h.fake.state.waitFor(
+      'ephemeral',
+      (e) => e.message.recipient === users.admin && / forgotten$/.test(e.message.text ?? ''),
+      { after },
+    );
+    const details = await inboundOf();
+    expect(details).not.toContain('please forget me');
+    expect(details).not.toContain('5321240001');
+    expect(details).toContain('keep showing me');
+    expect(details).toContain('905321240002');
+
+    after = h.fake.state.journal.seq;
+    await h.sms('inbox 50');
+    const inbox = ephemeralText(
+      (
+        await h.fake.state.waitFor(
+          'ephemeral',
+          (e) => e.message.recipient === users.admin && /Inbound SMS/.test(ephemeralText(e.message)),
+          { after },
+        )
+      ).message,
+    );
+    expect(inbox).toContain('keep showing me');
+    expect(inbox).not.toContain('please forget me');
+    expect(inbox).not.toContain('124 00 01');
+    // Kept as a keyed hash of the gateway's form (the gateway wrote it as +90 532 124 00 01).
+    expect(await h.store.forgottenNumbers.forgottenAmong(['905321240001', '905321240002'])).toEqual(
+      new Set(['905321240001']),
+    );
   });
 
   it('after /sms forget the number is gone from the sends, and after the retention purge texts and numbers show as purged', async () => {

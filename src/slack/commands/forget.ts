@@ -20,6 +20,8 @@ export async function forgetCommand(ctx: CommandContext): Promise<void> {
   // Campaign plans hold every number a campaign sends to; a campaign still running no longer sends to this one.
   const campaigns = await store.campaigns.forgetNumber(msisdn, now);
   const lists = await store.recipientLists.removeMember(msisdn, now);
+  // As a keyed hash: what the gateway still lists from this number (its Receive list) is left out of what we show.
+  await store.forgottenNumbers.add(msisdn, now);
   const optedOut = await store.optOuts.has(msisdn);
   // Out of the file and its WAL too: a copy of the database taken after this must not hold the number.
   const erased = await store.eraseResidue();

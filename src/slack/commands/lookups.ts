@@ -1,5 +1,6 @@
 import { spendOf, spendWindow } from '../../digests/spend.js';
 import { GatewayRejected, type SurveyAnswer } from '../../gateway/index.js';
+import { withoutForgottenSenders } from '../../sms/forgotten-senders.js';
 import { UserInputError } from '../errors.js';
 import { inboxWindow, logWindow, newestInbound } from '../lookup-windows.js';
 import { escapeMrkdwn, truncate } from '../ui/format.js';
@@ -145,7 +146,12 @@ export async function surveyCommand(ctx: CommandContext): Promise<void> {
 export async function inboxCommand(ctx: CommandContext): Promise<void> {
   const n = parseCount(ctx.args[0], INBOX_COUNT);
   const view = viewOf(ctx);
-  const received = await ctx.deps.gateway.receive({ range: inboxWindow(view.now) });
+  // The gateway keeps what `/sms forget` erased from smsops: a forgotten sender's SMS are not shown.
+  const received = await withoutForgottenSenders(
+    await ctx.deps.gateway.receive({ range: inboxWindow(view.now) }),
+    ctx.deps.store.forgottenNumbers,
+    ctx.deps.settings.defaultCountry,
+  );
   await reply(ctx, inboxMessage(newestInbound(received, n), received.length, view));
 }
 

@@ -8,6 +8,7 @@ import * as digestMemory from './0005_digest_memory.js';
 import * as campaigns from './0006_campaigns.js';
 import * as scheduledSends from './0007_scheduled_sends.js';
 import * as workflows from './0008_workflows.js';
+import * as forgottenNumbers from './0009_forgotten_numbers.js';
 
 // Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
 // A new migration is a new file with the next number, appended to this list.
@@ -21,6 +22,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0006_campaigns': { up: (db) => campaigns.up(db, kind) },
     '0007_scheduled_sends': { up: (db) => scheduledSends.up(db) },
     '0008_workflows': { up: (db) => workflows.up(db) },
+    '0009_forgotten_numbers': { up: (db) => forgottenNumbers.up(db) },
   };
   return { getMigrations: async () => migrations };
 }

@@ -5,6 +5,7 @@ import { auditRepo } from './audit.js';
 import { campaignsRepo } from './campaigns.js';
 import { digestMemoryRepo } from './digest-memory.js';
 import { draftsRepo } from './drafts.js';
+import { forgottenNumbersRepo } from './forgotten-numbers.js';
 import { gatewayIdsRepo } from './gateway-ids.js';
 import { inboundRepo } from './inbound.js';
 import { jobRunsRepo } from './job-runs.js';
@@ -35,5 +36,6 @@ export function repositories(ctx: RepoContext): Repositories {
     appSettings: appSettingsRepo(ctx),
     gatewayIds: gatewayIdsRepo(ctx),
     reports: reportsRepo(ctx),
+    forgottenNumbers: forgottenNumbersRepo(ctx),
   };
 }

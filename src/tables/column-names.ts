@@ -3,7 +3,7 @@ import { foldCase } from '../sms/fold.js';
 /**
  * What a column's header says it holds, as a Turkish office names columns:
  * - mobile: Cep, Cep Telefonu, GSM, Mobil, Mobil No, Mobile, MSISDN;
- * - phone: Telefon, Tel, Phone, Numara (could be either);
+ * - phone: Telefon, Tel, Phone, Numara alone (could be either);
  * - landline: Sabit, Ev Tel, İş Telefonu, Fax, Faks;
  * - identity: TC Kimlik No, TCKN, T.C. No, Kimlik, Vergi No, VKN, IBAN, Müşteri No, Sicil (digits that are
  *   never a recipient, however much they look like a number).
@@ -20,7 +20,10 @@ function wordsOf(name: string): string[] {
 }
 
 const MOBILE_PREFIXES = ['cep', 'gsm', 'mobil', 'msisdn', 'cell'];
-const PHONE_PREFIXES = ['tel', 'phone', 'numara'];
+const PHONE_PREFIXES = ['tel', 'phone'];
+// "Numara" alone is a phone column; beside another word it is that word's number ("Müşteri Numarası",
+// "Sipariş Numarası", "TC Kimlik Numarası"), a phone only when the other word names one ("Cep Numarası").
+const isNumberWord = (word: string) => word.startsWith('numara') || /^[0-9]+$/.test(word);
 const LANDLINE_PREFIXES = ['sabit', 'fax', 'faks', 'landline'];
 // Where a phone is, not what kind: a landline only beside a phone word ("Ev Adresi" names no phone).
 const PLACE_WORDS = new Set(['ev', 'is', 'isyeri', 'home', 'work', 'office', 'ofis', 'fixed']);
@@ -37,6 +40,7 @@ export function columnNameKind(name: string): ColumnNameKind {
   const phoneWord =
     mobile ||
     words.some((w) => startsWithAny(w, PHONE_PREFIXES)) ||
+    (words.some((w) => w.startsWith('numara')) && words.every(isNumberWord)) ||
     compact.includes('telefon') ||
     compact.includes('phone');
   if (!phoneWord && (IDENTITY_STEMS.some((s) => compact.includes(s)) || IDENTITY_WHOLE.test(compact))) {

@@ -106,6 +106,26 @@ describe('the phone column is chosen by content first, then by name', () => {
       expect(named.numberColumn, name).toBe('Bilgi');
     }
   });
+
+  it('reads “Numarası” as the number of what the header names: a phone only beside a phone word', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      line: i + 2,
+      fields: [`5${seven(4_000_000 + i)}12`, mobile(i + 1)],
+    }));
+    for (const name of ['TC Kimlik Numarası', 'Müşteri Numarası']) {
+      const named = recipientsFromTable(
+        { kind: 'csv', records: [{ line: 1, fields: [name, 'Bilgi'] }, ...rows] },
+        'TR',
+      );
+      expect(named.numberColumn, name).toBe('Bilgi');
+    }
+    for (const name of ['Sipariş Numarası', 'Abone Numarası', 'TC Kimlik Numarası', 'Müşteri Numarası']) {
+      expect(phoneColumnByName(['Ad', name]), name).toBe(-1);
+    }
+    for (const name of ['Numara', 'Numarası', 'Telefon Numarası', 'Cep Numarası', 'GSM Numarası']) {
+      expect(phoneColumnByName(['Sipariş Numarası', name]), name).toBe(1);
+    }
+  });
 });
 
 describe('close calls between columns are left to the person', () => {

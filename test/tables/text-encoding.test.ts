@@ -116,7 +116,7 @@ describe('the encoding of a text file, decided for the whole file', () => {
           const read = await decodeText(bytes).catch((e: unknown) => e);
           if (read instanceof TableFileError && rows.length < 10) return;
           const ascii = bytes.every((b) => b < 0x80);
-        expect(read).toEqual({ text: truth, encoding: ascii ? 'UTF-8' : page.name });
+          expect(read).toEqual({ text: truth, encoding: ascii ? 'UTF-8' : page.name });
         },
       ),
       { numRuns: 600 },

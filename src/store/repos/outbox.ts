@@ -349,7 +349,8 @@ export function outboxRepo(ctx: RepoContext): OutboxRepo {
     async markCancelled(id, by, at = ctx.now()) {
       const ms = toMillis(at);
       // Pending first: a send whose Submit returns meanwhile is then found submitted by the second update.
-      if (await transition(id, ['pending'], cancelledBy(by, ms), isCancelledBy(by, ms), notFinal)) return true;
+      if (await transition(id, ['pending'], cancelledBy(by, ms), isCancelledBy(by, ms), notFinal))
+        return true;
       // A batch the gateway took is asked once more, now: its report says what was delivered before the Cancel
       // and so what the gateway cancelled. The tracker makes it final then.
       const askOnceMore = { ...cancelledBy(by, ms), final: 0, next_poll_at: ms };

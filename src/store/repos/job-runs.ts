@@ -76,27 +76,25 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
       return ctx.run(async () => {
         // Each lost race means another owner took slots, so the series fills and the loop ends.
         for (;;) {
+          // One query, however many are taken; the free numbers are found even if a slot was ever removed.
           const held = await db
             .selectFrom('job_runs')
-            .select((eb) => [
-              eb.fn.countAll<number | string>().as('taken'),
-              eb.fn
-                .sum<number | string | null>(
-                  eb.case().when('instance_id', '=', instanceId).then(1).else(0).end(),
-                )
-                .as('mine'),
-            ])
+            .select(['slot', 'instance_id'])
             .where('job', '=', job)
             .where('slot', 'like', `${prefix}%`)
-            .executeTakeFirstOrThrow();
-          // Slots are only ever taken in unbroken runs from 1, so how many are taken is also the highest one.
-          const taken = Number(held.taken);
-          if (Number(held.mine ?? 0) > 0) return { claimed: true, taken };
-          if (taken + count > limit) return { claimed: false, taken };
+            .execute();
+          const taken = held.length;
+          if (held.some((row) => row.instance_id === instanceId)) return { claimed: true, taken };
+          const used = new Set(held.map((row) => row.slot));
+          const free: string[] = [];
+          for (let n = 1; n <= limit && free.length < count; n++) {
+            if (!used.has(`${prefix}${n}`)) free.push(`${prefix}${n}`);
+          }
+          if (free.length < count) return { claimed: false, taken };
           const token = newToken();
-          const rows = Array.from({ length: count }, (_, i) => ({
+          const rows = free.map((slot) => ({
             job,
-            slot: `${prefix}${taken + i + 1}`,
+            slot,
             instance_id: instanceId,
             claim_token: token,
             claimed_at: claimedAt,

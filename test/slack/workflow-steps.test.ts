@@ -309,6 +309,18 @@ describe('Workflow Builder steps', () => {
     expect(ephemeralText(inDm)).toMatch(
       /Run `\/sms workflows unattended on` in the channel that should see every send/,
     );
+    // A group DM the bot is in: it could post there, but it is not a channel the team watches.
+    h.fake.state.directory.addChannel({
+      id: 'G0GROUPDM',
+      name: 'mpdm-admin--alice--smsops-1',
+      kind: 'mpim',
+      members: [users.admin, users.alice, bot],
+      createdSec: 0,
+    });
+    await h.sms('workflows unattended on 5', users.admin, 'G0GROUPDM');
+    const inGroupDm = await h.ephemeral(users.admin, /./);
+    expect(await h.store.appSettings.get('workflows_unattended')).toEqual(before);
+    expect(ephemeralText(inGroupDm)).toMatch(/a direct message or a group DM is not a channel/);
     await h.sms('workflows unattended on 5', users.admin, channels.finance);
     const notIn = await h.ephemeral(users.admin, /./);
     expect(await h.store.appSettings.get('workflows_unattended')).toEqual(before);

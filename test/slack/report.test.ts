@@ -349,6 +349,16 @@ describe('/sms report: personal data', () => {
     expect(inbox).toContain('keep showing me');
     expect(inbox).not.toContain('please forget me');
     expect(inbox).not.toContain('124 00 01');
+
+    // The App Home's newest inbound SMS leave it out too.
+    after = h.fake.state.journal.seq;
+    await h.driver.appHomeOpened(users.admin);
+    const home = JSON.stringify(
+      (await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === users.admin, { after })).args
+        .view,
+    );
+    expect(home).toContain('keep showing me');
+    expect(home).not.toContain('please forget me');
     // Kept as a keyed hash of the gateway's form (the gateway wrote it as +90 532 124 00 01).
     expect(await h.store.forgottenNumbers.forgottenAmong(['905321240001', '905321240002'])).toEqual(
       new Set(['905321240001']),

@@ -4,6 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { startOfDay } from 'date-fns';
 import { DEFAULT_MIN_INTERVAL_SECONDS, effectiveSchedule } from '../../digests/schedule-interval.js';
 import { runwayOf, spendOf, spendWindow } from '../../digests/spend.js';
+import { withoutForgottenSenders } from '../../sms/forgotten-senders.js';
 import type { Subscription } from '../../store/index.js';
 import { onBlockAction } from '../action-routes.js';
 import type { SlackDeps } from '../deps.js';
@@ -85,7 +86,12 @@ export async function homeData(deps: SlackDeps, userId: string): Promise<HomeDat
       ),
     ),
     part(async () => {
-      const received = await gateway.receive({ range: inboxWindow(now) });
+      // The gateway keeps what `/sms forget` erased from smsops: a forgotten sender's SMS are not shown.
+      const received = await withoutForgottenSenders(
+        await gateway.receive({ range: inboxWindow(now) }),
+        store.forgottenNumbers,
+        deps.settings.defaultCountry,
+      );
       return newestInbound(received, received.length);
     }),
     part(async () => {

@@ -77,7 +77,7 @@ function exceljsText(value: unknown): string {
     if (Number.isInteger(value) && Math.abs(value) < 1e21) return value.toFixed(0);
     return numfmt('General', value, { locale: 'tr' });
   }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'boolean') return value ? 'DOĞRU' : 'YANLIŞ';
   if (typeof value === 'object') {
     const v = value as { result?: unknown; text?: unknown; richText?: { text: string }[]; error?: string };
     if ('result' in v) return exceljsText(v.result);
@@ -87,7 +87,8 @@ function exceljsText(value: unknown): string {
         .join('')
         .trim();
     if (typeof v.text === 'string') return v.text.trim();
-    if (typeof v.error === 'string') return v.error;
+    // exceljs gives an error as stored (in English); Turkish Excel shows #N/A as #YOK.
+    if (typeof v.error === 'string') return v.error === '#N/A' ? '#YOK' : v.error;
   }
   return String(value).trim();
 }
@@ -265,7 +266,7 @@ describe('the fast .xlsx reader', () => {
     const fast = readFirstSheet(bytes);
     // The date as the sheet shows it (exceljs writes it in format 14, which Turkish Excel shows as dd.MM.yyyy);
     // exceljs, styles ignored, gives its serial number, 46349.
-    expect(fast?.records[0]?.fields).toEqual(['Ayşe', '5321234567', 'ab', '#N/A', '23.11.2026']);
+    expect(fast?.records[0]?.fields).toEqual(['Ayşe', '5321234567', 'ab', '#YOK', '23.11.2026']);
     const reference = await viaExceljs(bytes);
     expect(reference.records[0]?.fields.slice(0, 4)).toEqual(fast.records[0]?.fields.slice(0, 4));
   });

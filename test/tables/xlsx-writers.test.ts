@@ -265,8 +265,8 @@ describe('the .xlsx reader reads workbooks as other writers make them', () => {
         'paylaşılan',
         'iç',
         'formül',
-        'TRUE',
-        '#DIV/0!',
+        'DOĞRU',
+        '#SAYI/0!',
         // An ISO date cell is the day it names whatever the date system; a serial moves with the system.
         '15.03.2024',
         date,

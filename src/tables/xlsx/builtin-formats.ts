@@ -6,6 +6,10 @@
  * `dd.mm.yyyy`, 24-hour `hh:mm`, a minus sign rather than parentheses. Where the standard gives no Turkish
  * form, the codes follow numfmt's Turkish locale data (getFormatFromId(id, 'tr')).
  *
+ * 9 and 10, the percent styles, put the sign first as Turkish does (`%50`, CLDR's Turkish percent pattern, what
+ * Intl.NumberFormat('tr', { style: 'percent' }) writes): numfmt's Turkish locale keeps the standard's `0%`, which
+ * writes `50%`. A custom `0%` code is the sheet's own choice and stays `50%`.
+ *
  * 47 is `mm:ss.0`: the standard prints `mmss.0`, a misprint; Excel, LibreOffice, SheetJS and numfmt all
  * show minutes and seconds with a colon.
  *
@@ -22,8 +26,8 @@ const BUILTIN_FORMAT_CODES: ReadonlyMap<number, string> = new Map([
   [6, '₺#,##0;[Red]-₺#,##0'],
   [7, '₺#,##0.00;-₺#,##0.00'],
   [8, '₺#,##0.00;[Red]-₺#,##0.00'],
-  [9, '0%'],
-  [10, '0.00%'],
+  [9, '%0'],
+  [10, '%0.00'],
   [11, '0.00E+00'],
   [12, '# ?/?'],
   [13, '# ??/??'],

@@ -1,5 +1,6 @@
 import { type CellFormats, displayedNumber, GENERAL, isGeneral, type NumberFormat } from './number-format.js';
 import type { SharedStrings } from './shared-strings.js';
+import { errorText, logicalText } from './turkish-values.js';
 import { decodeXml, unescapeText } from './xml.js';
 
 /** How a sheet's cells become text: its workbook's shared strings, cell formats and date system. */
@@ -36,8 +37,8 @@ export function cellValues(strings: SharedStrings, formats: CellFormats, date190
     isGeneral: (style) => formatOf(style) === null,
     number,
     typed(type, second, raw, style) {
-      if (type === 0x62) return raw === '1' || raw === 'true' ? 'TRUE' : 'FALSE'; // b
-      if (type === 0x65) return decodeXml(raw); // e
+      if (type === 0x62) return logicalText(raw.trim()); // b
+      if (type === 0x65) return errorText(decodeXml(raw)); // e
       if (type === 0x73 && second === 0x74) return unescapeText(decodeXml(raw)).trim(); // str
       if (type === 0x64) return isoDate(decodeXml(raw).trim(), formatOf(style), date1904); // d
       return number(raw, style);

@@ -260,7 +260,7 @@ describe('a workbook whose text inflates past any list', () => {
     expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.status))).toEqual(
       ['a', 'b', 'c', 'd'].map(
         (name) =>
-          `“${name}.xlsx” holds more than 64 MB of text in its cells: it is not a list of recipients (a list of 100,000 people holds a few MB).`,
+          `“${name}.xlsx” holds more than 32 MB of text in its cells: it is not a list of recipients (a list of 100,000 people holds a few MB).`,
       ),
     );
     expect(peak - idle).toBeLessThan(300);

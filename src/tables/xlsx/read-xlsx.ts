@@ -29,10 +29,10 @@ export const MAX_XLSX_INFLATED_BYTES = 200 * 1024 * 1024;
 
 /**
  * The most the shared strings may inflate to. The part is held as bytes and again as decoded text in the reading
- * thread, outside the heap its resourceLimits count: 64 MB is room for ten times the text of a 100,000-row list of
+ * thread, outside the heap its resourceLimits count: 32 MB is room for ten times the text of a 100,000-row list of
  * names (2.4 MB), and keeps two reads at once well inside the bot's memory.
  */
-export const MAX_SHARED_STRINGS_BYTES = 64 * 1024 * 1024;
+export const MAX_SHARED_STRINGS_BYTES = 32 * 1024 * 1024;
 const SHARED_STRINGS_LIMIT = { bytes: MAX_SHARED_STRINGS_BYTES, refusal: STRINGS_TOO_LARGE };
 
 export interface XlsxReadOptions {

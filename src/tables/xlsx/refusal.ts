@@ -13,7 +13,7 @@ export const DAMAGED =
   'cannot be read as an Excel workbook: it is damaged or not a real workbook. Open it in Excel and save it again as .xlsx.';
 export const TOO_LARGE = 'unpacks to more than 200 MB: it is not a list of recipients.';
 export const STRINGS_TOO_LARGE =
-  'holds more than 64 MB of text in its cells: it is not a list of recipients (a list of 100,000 people holds a few MB).';
+  'holds more than 32 MB of text in its cells: it is not a list of recipients (a list of 100,000 people holds a few MB).';
 const OPEN_DOCUMENT = 'is an OpenDocument spreadsheet: save it as .xlsx or CSV.';
 const PASSWORD = 'is protected with a password: save a copy without it.';
 const OLD_EXCEL = 'is an old Excel 97–2003 workbook (.xls): save it as .xlsx.';

@@ -325,11 +325,14 @@ function readCellTag(xml: Buffer, from: number, to: number, out: Int32Array): bo
       out[TAG_COLUMN] = column;
       out[TAG_ROW] = row;
     } else if (oneLetter === 0x73) {
-      // The tag's end is written again once the tag is read: here it carries where the value ends.
-      const style = attributeNumber(xml, i, to, quote, out);
-      if (style < 0) return false;
-      i = out[TAG_END]!;
-      out[TAG_STYLE] = style;
+      // The tag's end is written again once the tag is read: here it carries where the value ends. An empty
+      // s="" is the default style, as an absent one.
+      if (xml[i] !== quote) {
+        const style = attributeNumber(xml, i, to, quote, out);
+        if (style < 0) return false;
+        i = out[TAG_END]!;
+        out[TAG_STYLE] = style;
+      }
     } else {
       while (i < to && xml[i] !== quote) i++;
       if (i >= to) return false;

@@ -50,6 +50,8 @@ function caseOf(char: string, kind: number): number {
 interface Tables {
   kinds: Uint8Array;
   cases: Uint8Array;
+  /** 1 for ğ and Ğ: no Turkish word begins with it, so one after a blank or a separator is a wrong page's. */
+  noWordStart: Uint8Array;
 }
 
 let tables: Tables | undefined;
@@ -58,6 +60,7 @@ function tablesFrom(decode: Decode): Tables {
   if (!tables) {
     const kinds = new Uint8Array(256 * TURKISH_CODE_PAGES.length);
     const cases = new Uint8Array(256 * TURKISH_CODE_PAGES.length);
+    const noWordStart = new Uint8Array(256 * TURKISH_CODE_PAGES.length);
     const all = Buffer.from(Array.from({ length: 256 }, (_, b) => b));
     TURKISH_CODE_PAGES.forEach((page, p) => {
       const chars = [...decode(all, page)];
@@ -67,9 +70,10 @@ function tablesFrom(decode: Decode): Tables {
         const kind = b < 0x80 ? NEUTRAL : kindOf(char);
         kinds[256 * p + b] = kind;
         cases[256 * p + b] = caseOf(char, kind);
+        noWordStart[256 * p + b] = char === 'ğ' || char === 'Ğ' ? 1 : 0;
       });
     });
-    tables = { kinds, cases };
+    tables = { kinds, cases, noWordStart };
   }
   return tables;
 }
@@ -79,6 +83,8 @@ interface Score {
   score: number;
   /** Letters that fit: Turkish or Latin, in the case of the word they are in. */
   fitting: number;
+  /** Of those, Turkish letters: a reading with none is no evidence for a Turkish page. */
+  turkish: number;
   unlikely: number;
 }
 
@@ -105,7 +111,10 @@ export function chooseCodePage(
   const present = highBytesIn(bytes);
   const order = scores.map((_, p) => p).sort((a, b) => scores[b]!.score - scores[a]!.score || a - b);
   const best = scores[order[0]!]!;
-  if (best.score < TURKISH_WEIGHT || best.unlikely > best.fitting / 4 + 1) return undefined;
+  // Without one Turkish letter, the bytes are other Latin letters or punctuation in some page: "ÊËº" (857) is a
+  // Mac file's quotes and dash, as "ÒÓĞ" is in 1254; that is no reading to trust.
+  if (best.score < TURKISH_WEIGHT || best.turkish === 0 || best.unlikely > best.fitting / 4 + 1)
+    return undefined;
   for (const p of order.slice(1)) {
     const other = scores[p]!;
     // A page that reads the file's bytes the same way is no rival.
@@ -118,9 +127,10 @@ export function chooseCodePage(
   };
 }
 
-function scoreIn(bytes: Uint8Array, { kinds, cases }: Tables, p: number, page: CodePage): Score {
+function scoreIn(bytes: Uint8Array, { kinds, cases, noWordStart }: Tables, p: number, page: CodePage): Score {
   let score = 0;
   let fitting = 0;
+  let turkish = 0;
   let unlikely = 0;
   const at = 256 * p;
   const n = bytes.length;
@@ -136,15 +146,16 @@ function scoreIn(bytes: Uint8Array, { kinds, cases }: Tables, p: number, page: C
     } else if (kind !== NEUTRAL) {
       const before = i > 0 ? cases[at + bytes[i - 1]!]! : 0;
       const after = i + 1 < n ? cases[at + bytes[i + 1]!]! : 0;
-      if (miscased(cases[at + b]!, before, after)) {
+      if (miscased(cases[at + b]!, before, after) || (before === 0 && noWordStart[at + b] === 1)) {
         score += MISCASED_WEIGHT;
       } else {
         fitting++;
+        if (kind === TURKISH) turkish++;
         score += kind === TURKISH ? TURKISH_WEIGHT : LATIN_WEIGHT;
       }
     }
   }
-  return { page, score, fitting, unlikely };
+  return { page, score, fitting, turkish, unlikely };
 }
 
 /**

@@ -41,6 +41,12 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
   ['224.0.0.0', 3],
+  // IETF protocol assignments, benchmarking and documentation networks: never a public host either.
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
@@ -49,7 +55,10 @@ for (const [network, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
+  ['100::', 64],
+  ['2001:db8::', 32],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
@@ -57,7 +66,40 @@ for (const [network, prefix] of [
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return PRIVATE.check(address, 'ipv4');
+  // An IPv6 address that carries an IPv4 one (IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16)
+  // reaches that IPv4 address: it is judged as the address it carries.
+  const carried = carriedIpv4(address);
+  return PRIVATE.check(address, 'ipv6') || (carried !== undefined && PRIVATE.check(carried, 'ipv4'));
+}
+
+function carriedIpv4(address: string): string | undefined {
+  const groups = ipv6Groups(address);
+  if (!groups) return undefined;
+  const ipv4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  if (zeros(0, 6)) return ipv4(groups[6]!, groups[7]!);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return ipv4(groups[6]!, groups[7]!);
+  if (groups[0] === 0x2002) return ipv4(groups[1]!, groups[2]!);
+  return undefined;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail included), or undefined. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
+  const groups = [...left, ...new Array<number>(missing).fill(0), ...right];
+  return groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
 /** What may happen to one URL of a download: the first link, or where a redirect leads. */

@@ -295,10 +295,29 @@ describe('where a file link may lead', () => {
       'fe80::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      // IPv6 forms that carry an IPv4 address reach it: IPv4-compatible, NAT64, 6to4.
+      '::127.0.0.1',
+      '::7f00:1',
+      '64:ff9b::127.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::',
+      'fec0::1',
+      '198.18.0.1',
+      '192.0.2.10',
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
-    for (const address of ['8.8.8.8', '172.32.0.1', '192.169.0.1', '52.89.1.1', '2606:4700::1111']) {
+    for (const address of [
+      '8.8.8.8',
+      '172.32.0.1',
+      '192.169.0.1',
+      '52.89.1.1',
+      '2606:4700::1111',
+      // DNS64 on an IPv6-only network hands out NAT64 addresses for public hosts: those stay reachable.
+      '64:ff9b::34.89.1.1',
+      '2002:3459:101::1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
   });

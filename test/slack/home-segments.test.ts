@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeText } from '../../src/sms/index.js';
-import { checkBlocks, type SlackMessage } from '../../workspace/index.js';
+import type { SlackMessage } from '../../workspace/index.js';
 import { parseExposition, sampleSum } from '../metrics/scrape.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, type Harness, openAppHome, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * Segments as a person reads them after a day of mixed sends: single batches and a campaign in chunks, GSM-7,
@@ -54,14 +54,7 @@ async function batchCard(text: string): Promise<SlackMessage> {
 }
 
 async function homeText(): Promise<string> {
-  const after = h.fake.state.journal.seq;
-  await h.driver.appHomeOpened(users.admin);
-  const call = await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === users.admin, {
-    after,
-  });
-  const view = call.args.view as { blocks: unknown[] };
-  expect(checkBlocks(view.blocks, 'home', '/view/blocks')).toEqual([]);
-  return JSON.stringify(view.blocks);
+  return (await openAppHome(h, users.admin)).text;
 }
 
 describe("segments summed over a day's mixed sends", () => {

@@ -3,7 +3,7 @@ import type { InboundMessage } from '../../src/gateway/index.js';
 import { HOME_REFRESH_ACTION, type HomeData, homeView } from '../../src/slack/ui/home-view.js';
 import type { OutboxRow, Subscription } from '../../src/store/index.js';
 import { checkBlocks } from '../../workspace/index.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, type Harness, openAppHome, startHarness, users } from '../support/slack-harness.js';
 
 let h: Harness;
 
@@ -14,13 +14,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function openHome(userId: string) {
-  const after = h.fake.state.journal.seq;
-  await h.driver.appHomeOpened(userId);
-  const call = await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === userId, { after });
-  expect(call.status).toBe(200);
-  const view = call.args.view as { blocks: unknown[] };
-  expect(checkBlocks(view.blocks, 'home', '/view/blocks')).toEqual([]);
-  return { call, text: JSON.stringify(view.blocks) };
+  return openAppHome(h, userId);
 }
 
 describe('App Home', () => {

@@ -9,7 +9,14 @@ import { executeSend, type SendPlan } from '../../src/sending/send.js';
 import { sendPolicyOf } from '../../src/slack/permissions.js';
 import { SEEDED } from '../../workspace/index.js';
 import { formulaCells, openWithOpenpyxl, recordsOf } from '../reports/open-xlsx.js';
-import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
+import {
+  channels,
+  ephemeralText,
+  type Harness,
+  openAppHome,
+  startHarness,
+  users,
+} from '../support/slack-harness.js';
 
 const ZONE = 'Europe/Istanbul';
 /** LibreOffice (headless) and Debian's python3-openpyxl: an office reading the .csv as a Turkish user would. */
@@ -351,12 +358,7 @@ describe('/sms report: personal data', () => {
     expect(inbox).not.toContain('124 00 01');
 
     // The App Home's newest inbound SMS leave it out too.
-    after = h.fake.state.journal.seq;
-    await h.driver.appHomeOpened(users.admin);
-    const home = JSON.stringify(
-      (await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === users.admin, { after })).args
-        .view,
-    );
+    const home = (await openAppHome(h, users.admin)).text;
     expect(home).toContain('keep showing me');
     expect(home).not.toContain('please forget me');
     // Kept as a keyed hash of the gateway's form (the gateway wrote it as +90 532 124 00 01).

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBlocks } from '../../workspace/index.js';
-import { channels, ephemeralText, type Harness, startHarness, users } from '../support/slack-harness.js';
+import {
+  channels,
+  ephemeralText,
+  type Harness,
+  openAppHome,
+  startHarness,
+  users,
+} from '../support/slack-harness.js';
 
 /**
  * "Spent today" after a cancelled send: the simulator debits the send and credits back what it cancelled, as the
@@ -38,14 +44,7 @@ function figure(text: string, pattern: RegExp): string {
 const rateOf = (text: string) => figure(text, /At the 7-day rate \(([^)]+) a day\)/);
 
 async function homeText(): Promise<string> {
-  const after = h.fake.state.journal.seq;
-  await h.driver.appHomeOpened(users.admin);
-  const call = await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === users.admin, {
-    after,
-  });
-  const view = call.args.view as { blocks: unknown[] };
-  expect(checkBlocks(view.blocks, 'home', '/view/blocks')).toEqual([]);
-  return JSON.stringify(view.blocks);
+  return (await openAppHome(h, users.admin)).text;
 }
 
 async function sendAndCancel(): Promise<void> {

@@ -7,6 +7,7 @@ import type { SlackApp } from '../../src/slack/app.js';
 import type { SendingSettings, SlackDeps } from '../../src/slack/deps.js';
 import type { OutboxRow, Store } from '../../src/store/index.js';
 import {
+  checkBlocks,
   createSlackDriver,
   type EphemeralMessage,
   type FakeSlack,
@@ -221,6 +222,20 @@ export async function sendThroughCompose(h: Harness, recipients: string, text: s
   );
   const messageId = /^SMS batch (\d+):/.exec(card.text)![1]!;
   return (await h.store.outbox.getByMessageId(messageId))!;
+}
+
+/**
+ * `userId` opens the App Home tab: resolves with the views.publish call and the published blocks as text, once the
+ * blocks are checked against Slack's Block Kit limits.
+ */
+export async function openAppHome(h: Harness, userId: string) {
+  const after = h.fake.state.journal.seq;
+  await h.driver.appHomeOpened(userId);
+  const call = await h.fake.state.waitForCall('views.publish', (c) => c.args.user_id === userId, { after });
+  expect(call.status).toBe(200);
+  const view = call.args.view as { blocks: unknown[] };
+  expect(checkBlocks(view.blocks, 'home', '/view/blocks')).toEqual([]);
+  return { call, text: JSON.stringify(view.blocks) };
 }
 
 /** The admin presses the file review's rejected-rows button; resolves with the journal position before it. */

@@ -23,6 +23,7 @@
 // log read through zod (now by hand when plain, fast-replies.ts), another fifth Bolt running the command past two
 // dozen block-action listeners (now one, action-routes.ts); ~225 KB since (--trace-gc-nvp).
 // Run alone with `npx tsx bench/ack.ts`.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,7 @@ import { closedPort } from '../test/support/raw-server.js';
 import { SimulatorControl } from '../test/support/simulator.js';
 import { SIGNING_SECRET } from '../test/support/slack-harness.js';
 import { createSlackDriver, type FakeSlack, SEEDED, startFakeSlack } from '../workspace/index.js';
+import { balanceAck } from './balance-ack.js';
 import { type BenchFigure, type Figure, median, percentile, round } from './figure.js';
 import { startNodeFlags } from './node-flags.js';
 import { type Spawned, spawnNode, spawnSimulator, untilHealthy } from './process.js';
@@ -44,7 +46,7 @@ const REQUESTS = PER_ROUND * ROUNDS;
 /** Whole commands per app before the measure, gateway answering at once. */
 const WARMUP = 100;
 const GATEWAY_DELAY_MS = 2_000;
-const { users, channels } = SEEDED;
+const { users } = SEEDED;
 
 export async function benchAck(): Promise<Figure[]> {
   await ensureBuilt();
@@ -105,22 +107,11 @@ async function measure(
   oursDriver: ReturnType<typeof createSlackDriver>,
   bareDriver: ReturnType<typeof createSlackDriver>,
 ): Promise<Figure[]> {
-  const balance = async (driver: typeof oursDriver) => {
-    const ack = await driver.slashCommand({
-      command: '/sms',
-      text: 'balance',
-      userId: users.admin,
-      channelId: channels.smsOps,
-    });
-    if (ack.status !== 200) throw new Error(`/sms balance: HTTP ${ack.status}`);
-    return ack.elapsedMs;
-  };
-
   // Warm: every part of a balance command runs, to the reply, as many times as a bot meets in its first minutes.
   let commands = fake.state.journal.entries('response').length;
   for (let i = 0; i < WARMUP; i++) {
-    await balance(oursDriver);
-    await balance(bareDriver);
+    await balanceAck(oursDriver);
+    await balanceAck(bareDriver);
   }
   commands += WARMUP;
   await untilReplies(fake, commands);
@@ -139,11 +130,11 @@ async function measure(
     for (let i = 0; i < PER_ROUND; i++) {
       // Alternate who goes first, so neither always runs right after the other's work.
       if (i % 2 === 0) {
-        ours.push(await balance(oursDriver));
-        bare.push(await balance(bareDriver));
+        ours.push(await balanceAck(oursDriver));
+        bare.push(await balanceAck(bareDriver));
       } else {
-        bare.push(await balance(bareDriver));
-        ours.push(await balance(oursDriver));
+        bare.push(await balanceAck(bareDriver));
+        ours.push(await balanceAck(oursDriver));
       }
     }
     // The calls still queued behind the 16 held ones answer at once, so the round's replies are all in ~2 s

@@ -36,6 +36,7 @@ import {
   startFakeSlack,
   type ViewOutput,
 } from '../workspace/index.js';
+import { balanceAck } from './balance-ack.js';
 import { type BenchFigure, type Figure, median, percentile, round } from './figure.js';
 import { startNodeFlags } from './node-flags.js';
 import { rssMiB, type Spawned, spawnNode, untilHealthy, waitForOutput } from './process.js';
@@ -173,17 +174,6 @@ async function cachedBomb(): Promise<Buffer> {
 }
 
 // --- driving the bot --------------------------------------------------------------------------------------------
-
-async function balanceAck(driver: Driver): Promise<number> {
-  const ack = await driver.slashCommand({
-    command: '/sms',
-    text: 'balance',
-    userId: users.admin,
-    channelId: channels.smsOps,
-  });
-  if (ack.status !== 200) throw new Error(`/sms balance: HTTP ${ack.status}`);
-  return ack.elapsedMs;
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

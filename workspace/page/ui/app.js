@@ -51,6 +51,9 @@ const S = {
   place: { kind: 'channel', id: 'C0SMSOPS', tab: 'home' },
   /** channel id → ts → message (top level and replies alike). */
   msgs: new Map(),
+  /** channel id → ts → journal sequence number of the last event applied to that message (posted, updated or
+   * deleted), so that a history snapshot taken before it cannot bring back an older text or a deleted message. */
+  msgSeq: new Map(),
   /** channel id → ts → ephemeral shown to me. */
   eph: new Map(),
   /** The open thread: { channel, ts }. */
@@ -1043,15 +1046,22 @@ async function simulator(op) {
 
 async function loadChannel(channelId) {
   if (!channelId) return;
-  const data = await api(`history?${q({ user: S.me, channel: channelId })}`);
-  const box = bucket(S.msgs, channelId);
-  for (const m of data.messages) box.set(m.ts, m);
+  mergeSnapshot(channelId, await api(`history?${q({ user: S.me, channel: channelId })}`));
 }
 
 async function loadThread(channel, ts) {
-  const data = await api(`thread?${q({ user: S.me, channel, ts })}`);
-  const box = bucket(S.msgs, channel);
-  for (const m of data.messages) box.set(m.ts, m);
+  mergeSnapshot(channel, await api(`thread?${q({ user: S.me, channel, ts })}`));
+}
+
+/** A snapshot answers after the events that the stream delivered while it was on its way: a message the stream
+ * changed after the snapshot's sequence number keeps what the stream said. */
+function mergeSnapshot(channelId, { seq, messages }) {
+  const box = bucket(S.msgs, channelId);
+  const seen = bucket(S.msgSeq, channelId);
+  for (const m of messages) {
+    if ((seen.get(m.ts) ?? 0) > seq) continue;
+    box.set(m.ts, m);
+  }
 }
 
 async function go(target) {
@@ -1112,6 +1122,7 @@ async function bootstrap() {
  * page keeps the ones it saw arrive, and a reload loses them. */
 async function resync() {
   S.msgs.clear();
+  S.msgSeq.clear();
   await bootstrap();
   const target = location.hash.replace(/^#\//, '') || 'C0SMSOPS';
   await go(target);
@@ -1132,11 +1143,12 @@ function connectEvents() {
   });
 }
 
-function onMessageEvent({ action, message }, ephemeral) {
+function onMessageEvent({ seq, action, message }, ephemeral) {
   if (!S.boot || (ephemeral && message.recipient !== S.me)) return;
   const box = bucket(ephemeral ? S.eph : S.msgs, message.channel);
   if (action === 'deleted') box.delete(message.ts);
   else box.set(message.ts, message);
+  if (!ephemeral) bucket(S.msgSeq, message.channel).set(message.ts, seq);
   const inCurrent = message.channel === currentChannelId();
   const inThread =
     S.thread &&

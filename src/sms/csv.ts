@@ -94,12 +94,41 @@ export function parseCsv(text: string): ParsedCsv {
 }
 
 /**
+ * Excel's first line naming the separator (`sep=;`), which it writes and reads in place of the locale's list
+ * separator: in a file, and in what a person pastes from one. Some tools quote it or pad it with separators; a
+ * second byte order mark may precede it.
+ */
+export const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
+const SEPARATORS = [',', ';', '\t'];
+
+/**
  * parseCsv's table with each row's cells by position: the same columns, rows, lines and errors, without an
  * object per row keyed by name (what a 10,000-row personalised send renders from).
  */
 export function parseCsvTable(text: string): ParsedCsvTable {
-  const source = String(text).replace(/^\uFEFF/, '');
-  const delimiter = detectDelimiter(source);
+  let source = String(text).replace(/^\uFEFF/, '');
+  let delimiter: string | undefined;
+  const named = SEPARATOR_LINE.exec(source);
+  if (named) {
+    delimiter = named[1]!;
+    if (!SEPARATORS.includes(delimiter)) {
+      return {
+        columns: [],
+        numberColumn: '',
+        numberIndex: 0,
+        rows: [],
+        errors: [
+          {
+            line: 1,
+            reason: `it says the separator is “${delimiter}”: use commas, semicolons or tabs between the values`,
+          },
+        ],
+      };
+    }
+    // Not a row: blanked, so that the rows after it keep their own line numbers.
+    source = (/(?:\r\n|\r|\n)$/.exec(named[0])?.[0] ?? '') + source.slice(named[0].length);
+  }
+  delimiter ??= detectDelimiter(source);
   const records = readRecords(source, delimiter);
   const errors: CsvError[] = [];
   // Blank lines are skipped; the first line that is not blank names the columns.

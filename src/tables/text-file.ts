@@ -1,3 +1,4 @@
+import { SEPARATOR_LINE } from '../sms/csv.js';
 import { trimmed } from '../sms/trim.js';
 import { type Table, TableFileError, type TableFileKind, type TableRecord } from './table-file.js';
 import { decodeText } from './text-encoding.js';
@@ -94,12 +95,6 @@ export async function readTextTable(
       : readLines(text, firstLine),
   };
 }
-
-/**
- * Excel's first line naming the separator (`sep=;`), which it writes and reads in place of the locale's list
- * separator. Some tools quote it or pad it with separators; a second byte order mark may precede it.
- */
-const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
 
 /** No separator at all (a .txt of one number per line): a line is a record, quotes and all. */
 function readLines(text: string, firstLine: number): TableRecord[] {

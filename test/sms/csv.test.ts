@@ -59,6 +59,23 @@ describe('parseCsv', () => {
     expect(tabs.rows[0]?.values).toEqual({ number: '05321234567', name: 'Ali Veli' });
   });
 
+  it("takes the separator from Excel's sep= first line of pasted text, and keeps the lines' numbers", () => {
+    // A comma in the first line's name would win the guess: the declared semicolon decides.
+    const csv = parseCsv('sep=;\r\ntelefon;ad, soyad\r\n05321234567;Ali, Veli\r\n05327654321;Ayşe;fazla\r\n');
+    expect(csv.columns).toEqual(['telefon', 'ad, soyad']);
+    expect(csv.errors).toEqual([{ line: 4, reason: '3 values, but the header has 2 columns' }]);
+    expect(csv.rows).toEqual([
+      { line: 3, number: '05321234567', values: { telefon: '05321234567', 'ad, soyad': 'Ali, Veli' } },
+    ]);
+    expect(parseCsv('"sep=\t"\nnumber\tname\n05321234567\tAli\n').rows[0]?.values).toEqual({
+      number: '05321234567',
+      name: 'Ali',
+    });
+    expect(parseCsv('sep=|\nnumber|name\n').errors).toEqual([
+      { line: 1, reason: 'it says the separator is “|”: use commas, semicolons or tabs between the values' },
+    ]);
+  });
+
   it('ignores a byte order mark, blank lines and empty trailing cells', () => {
     const csv = parseCsv('\uFEFFnumber,name\n\n05321234567,Ali,,\n\n,\n');
     expect(csv.columns).toEqual(['number', 'name']);

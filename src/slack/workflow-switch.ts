@@ -72,7 +72,16 @@ export async function claimUnattendedSms(
   execution: string,
   recipients: number,
   dailyCap: number,
-): Promise<{ claimed: boolean; taken: number }> {
+): Promise<{ claimed: boolean; taken: number; giveBack: () => Promise<number> }> {
   const day = deps.now().toISOString().slice(0, 10);
-  return deps.store.jobRuns.claimNumbered(UNATTENDED_JOB, day, recipients, dailyCap, execution, deps.now());
+  const claim = await deps.store.jobRuns.claimNumbered(
+    UNATTENDED_JOB,
+    day,
+    recipients,
+    dailyCap,
+    execution,
+    deps.now(),
+  );
+  // The day of the claim, not of the give-back: a run refused just after midnight frees yesterday's places.
+  return { ...claim, giveBack: () => deps.store.jobRuns.releaseNumbered(UNATTENDED_JOB, day, execution) };
 }

@@ -493,6 +493,11 @@ export interface JobRunsRepo {
     instanceId: string,
     at?: Date,
   ): Promise<{ claimed: boolean; taken: number }>;
+  /**
+   * Gives back the numbered slots of a series that one owner holds (what it claimed for work that then did not
+   * happen), for others to take; returns how many.
+   */
+  releaseNumbered(job: string, series: string, instanceId: string): Promise<number>;
   /** Forgets claims made before `before`, except each job's latest (what lastRun answers); returns how many. */
   pruneBefore(before: Date): Promise<number>;
 }

@@ -366,6 +366,23 @@ describe('Workflow Builder steps', () => {
     expect(await submits()).toBe(sends + 2);
   });
 
+  it('with nobody behind them, give back the places of a send the gateway refused, and keep those of one that may have gone', async () => {
+    const used = await unattendedToday();
+    await h.sms(`workflows unattended on ${used + 2}`, users.admin, channels.smsOps);
+    await h.ephemeral(users.admin, /may send, on the authority of you/);
+    await h.control.fault({ operation: 'Submit', kind: 'status', code: 402 });
+    const refused = await run('send_sms', { recipients: TWO, message: 'Refused by the gateway' });
+    expect(refused.ended.state).toBe('failed');
+    expect(await unattendedToday()).toBe(used);
+    // A timeout after the request left: the gateway may have taken it, so its places count.
+    await h.control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 10_000 });
+    const maybe = await run('send_sms', { recipients: TWO, message: 'Maybe sent' });
+    expect(maybe.ended.state).toBe('failed');
+    expect(await unattendedToday()).toBe(used + 2);
+    const over = await run('send_sms', { recipients: '0532 123 45 67', message: 'Over the cap now' });
+    expect(over.ended.error).toContain(`daily cap of ${used + 2} SMS`);
+  });
+
   it('once the daily cap is reached, a refused step asks the store once, however high the cap', async () => {
     const cap = (await unattendedToday()) + 1;
     await h.sms(`workflows unattended on ${cap}`, users.admin, channels.smsOps);

@@ -540,6 +540,23 @@ export function storeContract(backend: Backend): void {
       expect((await store.jobRuns.claimNumbered('cap', 'day2', 3, 10, 'late', at(2))).claimed).toBe(true);
     });
 
+    it('gives back the numbered slots of one owner in one series, for another to take', async () => {
+      expect((await store.jobRuns.claimNumbered('cap', 'day1', 3, 4, 'refused', at(0))).claimed).toBe(true);
+      expect((await store.jobRuns.claimNumbered('cap', 'day2', 1, 4, 'refused', at(0))).claimed).toBe(true);
+      expect(await store.jobRuns.claimNumbered('cap', 'day1', 2, 4, 'next', at(1))).toEqual({
+        claimed: false,
+        taken: 3,
+      });
+      expect(await store.jobRuns.releaseNumbered('cap', 'day1', 'refused')).toBe(3);
+      expect(await store.jobRuns.claimNumbered('cap', 'day1', 2, 4, 'next', at(1))).toEqual({
+        claimed: true,
+        taken: 2,
+      });
+      // The owner's slots of another series stay, and so do another owner's.
+      expect(await store.jobRuns.get('cap', 'day2:1')).toMatchObject({ instanceId: 'refused' });
+      expect(await store.jobRuns.releaseNumbered('cap', 'day1', 'refused')).toBe(0);
+    });
+
     it('reports the last run and the history, and prunes old claims', async () => {
       expect(await store.jobRuns.lastRun('j')).toBeUndefined();
       await store.jobRuns.claim('j', 'slot-1', 'a', at(1));

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { executeSend } from '../../sending/send.js';
+import { executeSend, type SendOutcome } from '../../sending/send.js';
 import { parseRecipients } from '../../sms/index.js';
 import { ensureBotCanPost } from '../conversation-access.js';
 import { postCard } from '../delivery-cards.js';
@@ -151,18 +151,28 @@ async function authorityOf(
   };
 }
 
-/** An unattended step takes one place in the day's cap per recipient, only once its send is ready to go. */
+/**
+ * An unattended step takes one place in the day's cap per recipient, only once its send is ready to go. What it
+ * answers gives the places back, for a send that surely did not go out.
+ */
 async function claimPlaces(
   deps: SlackDeps,
   event: StepEvent,
   authority: StepAuthority,
   recipients: number,
-): Promise<void> {
-  if (authority.dailyCap === undefined) return;
+): Promise<() => Promise<number>> {
+  if (authority.dailyCap === undefined) return async () => 0;
   const claim = await claimUnattendedSms(deps, event.function_execution_id, recipients, authority.dailyCap);
   if (!claim.claimed)
     throw new StepRefusal(stepErrors.unattendedCap(recipients, claim.taken, authority.dailyCap));
+  return claim.giveBack;
 }
+
+/**
+ * Outcomes in which no SMS went out, for certain: refused by the checks at sending, rejected by the gateway, or
+ * never sent. An unknown fate (a timeout after the request left) may have reached the gateway: its places stay.
+ */
+const NOTHING_SENT: ReadonlySet<SendOutcome['kind']> = new Set(['refused', 'rejected', 'not-sent']);
 
 /** Inputs of *Send an SMS*: recipients, message, sender (optional), interactivity (who started the workflow). */
 async function sendStep(
@@ -192,7 +202,7 @@ async function sendStep(
   });
   if (!draft.ok) throw new StepRefusal(stepErrors.invalid(draft.errors));
   // After every check of the input itself: an unattended step's places in the daily cap are taken only for a send.
-  await claimPlaces(deps, event, authority, count);
+  const giveBack = await claimPlaces(deps, event, authority, count);
   const outcome = await executeSend(
     { ...deps, policy: sendPolicyOf(deps) },
     {
@@ -229,6 +239,15 @@ async function sendStep(
     return { message_id: outcome.row.messageId, recipients: outcome.row.recipientCount };
   }
   if (outcome.kind === 'duplicate' && outcome.row.state === 'pending') throw new StepLeftToFirstRun();
+  if (NOTHING_SENT.has(outcome.kind)) {
+    // The step ends in error all the same: a store blip here costs places, never an SMS.
+    await giveBack().catch((error: unknown) =>
+      deps.logger.warn(
+        { execution: event.function_execution_id, err: (error as Error).message },
+        'unattended places not given back',
+      ),
+    );
+  }
   throw new StepRefusal(stepErrors.outcome(outcome));
 }
 

@@ -120,6 +120,17 @@ export function jobRunsRepo(ctx: RepoContext): JobRunsRepo {
       });
     },
 
+    releaseNumbered: (job, series, instanceId) =>
+      ctx.run(async () => {
+        const result = await db
+          .deleteFrom('job_runs')
+          .where('job', '=', job)
+          .where('slot', 'like', `${slotText(series)}:%`)
+          .where('instance_id', '=', instanceId)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
+
     pruneBefore: (before) =>
       ctx.run(async () => {
         // Job by job (a handful: retention, mentions, one per digest subscription), each by its index.

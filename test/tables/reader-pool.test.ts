@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableFileError } from '../../src/tables/table-file.js';
 import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
@@ -273,27 +271,3 @@ describe('a workbook whose text inflates past any list', () => {
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
-
-/** The nice value of each of this process's threads (`/proc/self/task/<tid>/stat`, field 19). */
-function niceOfThreads(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // The command name (field 2) may hold spaces: the fields after it start after its closing parenthesis.
-      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    } catch {
-      return []; // a thread that ended meanwhile
-    }
-  });
-}
-
-describe.skipIf(process.platform !== 'linux')('a read beside the thread that acks Slack', () => {
-  it('runs at a lower priority than the rest of the bot, which keeps its own', async () => {
-    const before = niceOfThreads().filter((nice) => nice === 10).length;
-    const readers = pool();
-    await readers.read('liste.csv', utf8('Telefon\n05321234567\n'), recipients);
-    // The thread is kept warm for the next read: it is there to be seen.
-    expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(before + 1);
-    expect(getPriority()).toBe(0);
-  });
-});

@@ -1,7 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
-import { stepBehindTheBot } from './background-priority.js';
 import { readFileFor } from './reading.js';
 import { releaseHeap } from './release-heap.js';
 import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
@@ -13,7 +12,6 @@ import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.j
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
-stepBehindTheBot();
 
 /**
  * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at

@@ -370,14 +370,28 @@ describe('Workflow Builder steps', () => {
     const used = await unattendedToday();
     await h.sms(`workflows unattended on ${used + 2}`, users.admin, channels.smsOps);
     await h.ephemeral(users.admin, /may send, on the authority of you/);
+    const calls = await submits();
     await h.control.fault({ operation: 'Submit', kind: 'status', code: 402 });
     const refused = await run('send_sms', { recipients: TWO, message: 'Refused by the gateway' });
     expect(refused.ended.state).toBe('failed');
+    expect(refused.ended.error).toContain('Simulated fault');
+    expect(await submits()).toBe(calls + 1);
+    expect(await unattendedToday()).toBe(used);
+    // Slack delivering the refused run again: nothing is sent, and no place is kept for it either.
+    const redelivered = h.fake.state.journal.seq;
+    await h.driver.redeliver(refused.delivered, 1);
+    await h.fake.state.waitForCall(
+      'functions.completeError',
+      (c) => c.args.function_execution_id === refused.delivered.execution.id,
+      { after: redelivered },
+    );
+    expect(await submits()).toBe(calls + 1);
     expect(await unattendedToday()).toBe(used);
     // A timeout after the request left: the gateway may have taken it, so its places count.
     await h.control.fault({ operation: 'Submit', kind: 'timeout', delayMs: 10_000 });
     const maybe = await run('send_sms', { recipients: TWO, message: 'Maybe sent' });
     expect(maybe.ended.state).toBe('failed');
+    expect(await submits()).toBe(calls + 2);
     expect(await unattendedToday()).toBe(used + 2);
     const over = await run('send_sms', { recipients: '0532 123 45 67', message: 'Over the cap now' });
     expect(over.ended.error).toContain(`daily cap of ${used + 2} SMS`);

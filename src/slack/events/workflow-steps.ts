@@ -239,7 +239,10 @@ async function sendStep(
     return { message_id: outcome.row.messageId, recipients: outcome.row.recipientCount };
   }
   if (outcome.kind === 'duplicate' && outcome.row.state === 'pending') throw new StepLeftToFirstRun();
-  if (NOTHING_SENT.has(outcome.kind)) {
+  // Slack delivering a refused run again claims places anew: its send, a duplicate of one that did not go out,
+  // gives them back too.
+  const refusedBefore = outcome.kind === 'duplicate' && outcome.row.state === 'failed' && !outcome.row.messageId;
+  if (NOTHING_SENT.has(outcome.kind) || refusedBefore) {
     // The step ends in error all the same: a store blip here costs places, never an SMS.
     await giveBack().catch((error: unknown) =>
       deps.logger.warn(

@@ -100,6 +100,8 @@ export function parseCsv(text: string): ParsedCsv {
  */
 export const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
 const SEPARATORS = [',', ';', '\t'];
+/** Text with no line that is not blank: nothing to tell by line, only to ask for a table. */
+export const NO_HEADER = 'no header row: the CSV is empty';
 
 /**
  * parseCsv's table with each row's cells by position: the same columns, rows, lines and errors, without an
@@ -141,7 +143,7 @@ export function parseCsvTable(text: string): ParsedCsvTable {
       numberColumn: '',
       numberIndex: 0,
       rows: [],
-      errors: [{ line: 1, reason: 'no header row: the CSV is empty' }],
+      errors: [{ line: 1, reason: NO_HEADER }],
     };
   }
   const columns = header.fields.map((f) => f.trim());

@@ -2,6 +2,7 @@ export {
   type CsvError,
   type CsvRow,
   type ParsedCsv,
+  NO_HEADER,
   type ParsedCsvTable,
   parseCsv,
   parseCsvTable,

@@ -15,6 +15,7 @@ import {
   NEEDS_TEXT,
   noAddressees,
   parseCsv,
+  NO_HEADER,
   parseCsvTable,
   parseRecipients,
   rankOfCode,
@@ -442,8 +443,11 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       const problems = csv.errors.map((e) => `Line ${e.line}: ${e.reason}`);
       if (input.csvText.trim() === '') {
         errors.csv = 'Paste the table (a header row, then one row per recipient), or upload it as a file.';
-      } else if (csv.columns.length === 0) {
+      } else if (csv.columns.length === 0 && csv.errors.every((e) => e.reason === NO_HEADER)) {
         errors.csv = 'Paste CSV with a header row, e.g. `number,name` and then one row per recipient.';
+      } else if (csv.columns.length === 0) {
+        // What stops the table before its header (a separator its first line names that cannot be read).
+        errors.csv = listProblems(problems.slice(0, SHOWN_PROBLEMS), problems.length);
       } else {
         addressed = addressRows(text, csv, ctx.defaultCountry);
         if (addressed.missingColumns.length > 0) {

@@ -274,3 +274,35 @@ describe('a personalised draft as the drafts store keeps it', () => {
     expect(restoredForm(kept)).toBeUndefined();
   });
 });
+
+describe('a personalised draft from a pasted table', () => {
+  const pasted = (csvText: string): ComposeInput => ({
+    sender: 'SMSOPS',
+    senderOptions: ['SMSOPS'],
+    mode: 'personalised',
+    recipientsText: '',
+    csvText,
+    text: 'Merhaba {{ad}}',
+    encoding: 'auto',
+    validity: '',
+  });
+
+  it("reads Excel's sep= first line, and says why when it names a separator that cannot be read", async () => {
+    const read = await buildDraft(pasted('sep=;\ntelefon;ad\n05321234567;Ali, Veli\n'), ctx);
+    expect(read.ok && read.draft.firstMessage).toBe('Merhaba Ali, Veli');
+    const refused = await buildDraft(pasted('sep=|\ntelefon|ad\n05321234567|Ali\n'), ctx);
+    expect(refused).toEqual({
+      ok: false,
+      errors: {
+        csv: expect.stringContaining(
+          'Line 1: it says the separator is “|”: use commas, semicolons or tabs between the values',
+        ),
+      },
+    });
+    // A table with nothing in it is still asked for, not told about by line.
+    expect(await buildDraft(pasted(',,\n\n'), ctx)).toEqual({
+      ok: false,
+      errors: { csv: expect.stringContaining('Paste CSV with a header row') },
+    });
+  });
+});

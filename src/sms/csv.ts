@@ -98,8 +98,23 @@ export function parseCsv(text: string): ParsedCsv {
  * separator: in a file, and in what a person pastes from one. Some tools quote it or pad it with separators; a
  * second byte order mark may precede it.
  */
-export const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
-const SEPARATORS = [',', ';', '\t'];
+const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
+const SEPARATORS = [',', ';', '\t'] as const;
+export type Separator = (typeof SEPARATORS)[number];
+
+/**
+ * What a `sep=` first line declares: a separator this app reads and the line's length with its line end (the
+ * rows start after it), or one it cannot read. Undefined when the text has no such line.
+ */
+export function declaredSeparator(
+  text: string,
+): { separator: Separator; lineLength: number } | { unreadable: string } | undefined {
+  const named = SEPARATOR_LINE.exec(text);
+  if (!named) return undefined;
+  const char = named[1]!;
+  const separator = SEPARATORS.find((s) => s === char);
+  return separator ? { separator, lineLength: named[0].length } : { unreadable: char };
+}
 /** Text with no line that is not blank: nothing to tell by line, only to ask for a table. */
 export const NO_HEADER = 'no header row: the CSV is empty';
 
@@ -110,25 +125,26 @@ export const NO_HEADER = 'no header row: the CSV is empty';
 export function parseCsvTable(text: string): ParsedCsvTable {
   let source = String(text).replace(/^\uFEFF/, '');
   let delimiter: string | undefined;
-  const named = SEPARATOR_LINE.exec(source);
-  if (named) {
-    delimiter = named[1]!;
-    if (!SEPARATORS.includes(delimiter)) {
-      return {
-        columns: [],
-        numberColumn: '',
-        numberIndex: 0,
-        rows: [],
-        errors: [
-          {
-            line: 1,
-            reason: `it says the separator is “${delimiter}”: use commas, semicolons or tabs between the values`,
-          },
-        ],
-      };
-    }
+  const declared = declaredSeparator(source);
+  if (declared && 'unreadable' in declared) {
+    return {
+      columns: [],
+      numberColumn: '',
+      numberIndex: 0,
+      rows: [],
+      errors: [
+        {
+          line: 1,
+          reason: `it says the separator is “${declared.unreadable}”: use commas, semicolons or tabs between the values`,
+        },
+      ],
+    };
+  }
+  if (declared) {
+    delimiter = declared.separator;
     // Not a row: blanked, so that the rows after it keep their own line numbers.
-    source = (/(?:\r\n|\r|\n)$/.exec(named[0])?.[0] ?? '') + source.slice(named[0].length);
+    const line = source.slice(0, declared.lineLength);
+    source = (/(?:\r\n|\r|\n)$/.exec(line)?.[0] ?? '') + source.slice(declared.lineLength);
   }
   delimiter ??= detectDelimiter(source);
   const records = readRecords(source, delimiter);

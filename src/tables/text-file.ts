@@ -1,4 +1,4 @@
-import { SEPARATOR_LINE } from '../sms/csv.js';
+import { declaredSeparator } from '../sms/csv.js';
 import { trimmed } from '../sms/trim.js';
 import { type Table, TableFileError, type TableFileKind, type TableRecord } from './table-file.js';
 import { decodeText } from './text-encoding.js';
@@ -73,16 +73,16 @@ export async function readTextTable(
   let text = decoded.text;
   let firstLine = 1;
   let detected: (typeof DELIMITERS)[number] | undefined;
-  const named = SEPARATOR_LINE.exec(text);
-  if (named) {
-    detected = DELIMITERS.find((d) => d.char === named[1]);
-    if (!detected) {
-      throw new TableFileError(
-        `“${filename}” says on its first line that its separator is “${named[1]}”: this app reads commas, semicolons or tabs. Export the sheet as CSV again.`,
-      );
-    }
+  const declared = declaredSeparator(text);
+  if (declared && 'unreadable' in declared) {
+    throw new TableFileError(
+      `“${filename}” says on its first line that its separator is “${declared.unreadable}”: this app reads commas, semicolons or tabs. Export the sheet as CSV again.`,
+    );
+  }
+  if (declared) {
+    detected = DELIMITERS.find((d) => d.char === declared.separator);
     // Not a row: the rows after it keep the file's own line numbers.
-    text = text.slice(named[0].length);
+    text = text.slice(declared.lineLength);
     firstLine = 2;
   }
   detected ??= kind === 'tsv' ? DELIMITERS[2] : detectDelimiter(text);

@@ -6,8 +6,8 @@
 // - Ack latency of `/sms balance`, sent one after another GAP_MS after each ack, idle (before and after, pooled)
 //   against while a 100,000-recipient campaign runs (at SUBMIT_CHUNK_INTERVAL_MS's default, 1 s: 100 s;
 //   BENCH_CAMPAIGN_PACE_MS sets another, 0 for its chunks as fast as the gateway takes them) and 100,000-row .xlsx
-//   files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's, no ack over 1 s. The reads alone and the campaign alone are
-//   measured too (no target), to say which of the two costs the acks what.
+//   files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's, no ack over
+//   1 s. The reads alone and the campaign alone are measured too (no target), to say which costs the acks what.
 // - The bot's RSS (VmRSS, every 20 ms) and its acks while two hostile files are read: a 4.2 MB .xlsx whose zip
 //   directory declares 1 kB for a part that inflates to 1.4 GB, and a 10 MB CSV of one line of 800,000 fields.
 //   Target: RSS within 300 MiB of idle, no ack over 1 s.
@@ -50,7 +50,8 @@ const BOMB_INFLATED = 1.4e9;
 /**
  * SUBMIT_CHUNK_INTERVAL_MS of the campaigns: the bot's default, 1 s, as a campaign runs unless an admin sets
  * another pace. Its 100 s give the loaded window ~7,000 acks beside ~350 reads, where pace 0 (chunks as fast as
- * the gateway takes them: ~4 s on this machine) gave ~120 acks and 9 reads, and a p99 that was one slow ack.
+ * the gateway takes them: 4-8 s on this project's machines) gave ~120 acks and ~10 reads, and a p99 that was one
+ * slow ack.
  */
 const CAMPAIGN_PACE_MS = Number(process.env.BENCH_CAMPAIGN_PACE_MS ?? loadConfig({}).sending.chunkIntervalMs);
 const ONE_LINE_FIELDS = 800_000;

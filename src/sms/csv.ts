@@ -95,10 +95,10 @@ export function parseCsv(text: string): ParsedCsv {
 
 /**
  * Excel's first line naming the separator (`sep=;`), which it writes and reads in place of the locale's list
- * separator: in a file, and in what a person pastes from one. Some tools quote it or pad it with separators; a
- * second byte order mark may precede it.
+ * separator: in a file, and in what a person pastes from one. Some tools quote it or pad it with separators (or
+ * an editor with spaces); a second byte order mark may precede it.
  */
-const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t]*(?:\r\n|\r|\n|$)/i;
+const SEPARATOR_LINE = /^\uFEFF?"?sep=([^\r\n])"?[,;\t ]*(?:\r\n|\r|\n|$)/i;
 const SEPARATORS = [',', ';', '\t'] as const;
 export type Separator = (typeof SEPARATORS)[number];
 

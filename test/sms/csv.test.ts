@@ -71,6 +71,11 @@ describe('parseCsv', () => {
       number: '05321234567',
       name: 'Ali',
     });
+    // Padded by an editor, and with quoted values (the reader that scans characters): the same lines.
+    const padded = parseCsv('sep=; \n"telefon";ad\n"05321234567";"Ali; Veli"\n');
+    expect(padded.rows).toEqual([
+      { line: 3, number: '05321234567', values: { telefon: '05321234567', ad: 'Ali; Veli' } },
+    ]);
     expect(parseCsv('sep=|\nnumber|name\n').errors).toEqual([
       { line: 1, reason: 'it says the separator is “|”: use commas, semicolons or tabs between the values' },
     ]);

@@ -1,8 +1,8 @@
 export {
   type CsvError,
   type CsvRow,
-  type ParsedCsv,
   NO_HEADER,
+  type ParsedCsv,
   type ParsedCsvTable,
   parseCsv,
   parseCsvTable,

@@ -241,7 +241,8 @@ async function sendStep(
   if (outcome.kind === 'duplicate' && outcome.row.state === 'pending') throw new StepLeftToFirstRun();
   // Slack delivering a refused run again claims places anew: its send, a duplicate of one that did not go out,
   // gives them back too.
-  const refusedBefore = outcome.kind === 'duplicate' && outcome.row.state === 'failed' && !outcome.row.messageId;
+  const refusedBefore =
+    outcome.kind === 'duplicate' && outcome.row.state === 'failed' && !outcome.row.messageId;
   if (NOTHING_SENT.has(outcome.kind) || refusedBefore) {
     // The step ends in error all the same: a store blip here costs places, never an SMS.
     await giveBack().catch((error: unknown) =>

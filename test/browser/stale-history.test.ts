@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SEEDED } from '../../workspace/index.js';
 import { hasChromium, NO_CHROMIUM_REASON, useWorkspaceInBrowser } from './support.js';
@@ -9,11 +9,7 @@ import { hasChromium, NO_CHROMIUM_REASON, useWorkspaceInBrowser } from './suppor
  * slow answer does when the bot changes a message meanwhile (a report that is ready as its DM opens). Resolves
  * once the page has shown the channel from that answer.
  */
-async function openWhileChanging(
-  page: Page,
-  channel: string,
-  meanwhile: () => Promise<void>,
-): Promise<void> {
+async function openWhileChanging(page: Page, channel: string, meanwhile: () => Promise<void>): Promise<void> {
   let snapshotTaken!: () => void;
   const snapshot = new Promise<void>((resolve) => {
     snapshotTaken = resolve;
@@ -22,21 +18,29 @@ async function openWhileChanging(
   const released = new Promise<void>((resolve) => {
     releaseSnapshot = resolve;
   });
-  await page.route(
-    (url) => url.pathname === '/_ws/history' && url.searchParams.get('channel') === channel,
-    async (route) => {
-      const response = await route.fetch();
-      snapshotTaken();
-      await released;
-      await route.fulfill({ response });
-    },
-  );
-  await page.locator(`.side-item[data-go="${channel}"]`).click();
-  await snapshot;
-  await meanwhile();
-  releaseSnapshot();
-  // go() renders the channel in the same task as it sets the address: what shows then is what stays.
-  await page.waitForURL(new RegExp(`#/${channel}$`));
+  let held = false;
+  const hold = async (route: Route) => {
+    // The first answer only: the page's later asks (a resync's) go through.
+    if (held) return route.fallback();
+    held = true;
+    const response = await route.fetch();
+    snapshotTaken();
+    await released;
+    await route.fulfill({ response });
+  };
+  const isHistory = (url: URL) =>
+    url.pathname === '/_ws/history' && url.searchParams.get('channel') === channel;
+  await page.route(isHistory, hold);
+  try {
+    await page.locator(`.side-item[data-go="${channel}"]`).click();
+    await snapshot;
+    await meanwhile();
+    releaseSnapshot();
+    // go() renders the channel in the same task as it sets the address: what shows then is what stays.
+    await page.waitForURL(new RegExp(`#/${channel}$`));
+  } finally {
+    await page.unroute(isHistory, hold);
+  }
 }
 
 describe.skipIf(!hasChromium)(
@@ -78,6 +82,24 @@ describe.skipIf(!hasChromium)(
         await messages().getByText('This is the very beginning of the #alerts channel').waitFor();
       });
       expect(await messages().getByText('Balance is low').count()).toBe(0);
+    });
+
+    it('drops a history answer asked for before a switch of user, and with it a message deleted since', async () => {
+      const { page } = local;
+      const channel = SEEDED.channels.general;
+      const ts = (await client.chat.postMessage({ channel, text: 'Campaign paused' })).ts!;
+      await openWhileChanging(page, channel, async () => {
+        // Deleted after the answer was read, before the page loads everything again as another user.
+        await client.chat.delete({ channel, ts });
+        const alice = SEEDED.users.alice;
+        await Promise.all([
+          page.waitForResponse((r) => r.url().includes('/_ws/history?') && r.url().includes(`user=${alice}`)),
+          page.selectOption('#user-switch', alice),
+        ]);
+      });
+      await page.locator(`.side-item[data-go="${channel}"]`).click();
+      await messages().getByText('This is the very beginning of the #general channel').waitFor();
+      expect(await messages().getByText('Campaign paused').count()).toBe(0);
     });
   },
 );

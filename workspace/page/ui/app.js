@@ -54,6 +54,8 @@ const S = {
   /** channel id → ts → journal sequence number of the last event applied to that message (posted, updated or
    * deleted), so that a history snapshot taken before it cannot bring back an older text or a deleted message. */
   msgSeq: new Map(),
+  /** Counts resyncs: a history or thread answer asked for before the latest one is not merged. */
+  generation: 0,
   /** channel id → ts → ephemeral shown to me. */
   eph: new Map(),
   /** The open thread: { channel, ts }. */
@@ -1046,16 +1048,20 @@ async function simulator(op) {
 
 async function loadChannel(channelId) {
   if (!channelId) return;
-  mergeSnapshot(channelId, await api(`history?${q({ user: S.me, channel: channelId })}`));
+  const asked = S.generation;
+  mergeSnapshot(channelId, await api(`history?${q({ user: S.me, channel: channelId })}`), asked);
 }
 
 async function loadThread(channel, ts) {
-  mergeSnapshot(channel, await api(`thread?${q({ user: S.me, channel, ts })}`));
+  const asked = S.generation;
+  mergeSnapshot(channel, await api(`thread?${q({ user: S.me, channel, ts })}`), asked);
 }
 
 /** A snapshot answers after the events that the stream delivered while it was on its way: a message the stream
- * changed after the snapshot's sequence number keeps what the stream said. */
-function mergeSnapshot(channelId, { seq, messages }) {
+ * changed after the snapshot's sequence number keeps what the stream said. One asked for before a resync (a
+ * reconnect, another user) is dropped whole: the resync forgot what the stream had said, and asks again. */
+function mergeSnapshot(channelId, { seq, messages }, asked) {
+  if (asked !== S.generation) return;
   const box = bucket(S.msgs, channelId);
   const seen = bucket(S.msgSeq, channelId);
   for (const m of messages) {
@@ -1121,6 +1127,7 @@ async function bootstrap() {
 /** Loads everything again (first load, a reconnect, another user). Ephemerals stay: like Slack's client, the
  * page keeps the ones it saw arrive, and a reload loses them. */
 async function resync() {
+  S.generation += 1;
   S.msgs.clear();
   S.msgSeq.clear();
   await bootstrap();

@@ -61,10 +61,16 @@ function seedTraffic(now: Date, timeZone: string): DayTraffic[] {
   const random = seededRandom(20_240_611);
   const local = new TZDate(now.getTime(), timeZone);
   const firstMonth = new TZDate(local.getFullYear(), local.getMonth() - 11, 1, 0, 0, 0, 0, timeZone);
+  // Past days only, in whatever zone they are read (the bot's REPORT_TIME_ZONE, not the gateway's): a day old at
+  // the least, which is before today's midnight everywhere and still within a rolling last day. Yesterday's entry
+  // pushed forward by its jitter landed "today" late in the evening, and a fresh install's "spent today" showed
+  // yesterday's traffic.
+  const lastPast = now.getTime() - DAY_MS;
   const days: DayTraffic[] = [];
   for (let k = 1; ; k++) {
-    // Jitter keeps the entries from sitting at one exact time of day; it never reaches "now".
-    const at = new Date(now.getTime() - k * DAY_MS + randomInt(random, -180, 180) * 60_000);
+    // Jitter keeps the entries from sitting at one exact time of day.
+    const jittered = now.getTime() - k * DAY_MS + randomInt(random, -180, 180) * 60_000;
+    const at = new Date(Math.min(jittered, lastPast));
     if (at.getTime() < firstMonth.getTime()) break;
     const weekday = new TZDate(at.getTime(), timeZone).getDay();
     const weekend = weekday === 0 || weekday === 6;

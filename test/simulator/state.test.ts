@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import { describe, expect, it } from 'vitest';
 import { snapshotOf } from '../../src/simulator/snapshot.js';
 import { SimulatorState } from '../../src/simulator/state.js';
@@ -41,6 +42,38 @@ describe('seeded history', () => {
       expect(log[i]!.id).toBeGreaterThan(log[i - 1]!.id);
     }
     expect(log.at(-1)!.timestamp.getTime()).toBeLessThan(now);
+  });
+
+  it('has nothing today, whatever the time of day and the zone it is read in: spent today starts at zero', () => {
+    const readers = ['UTC', 'Europe/Istanbul', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
+    for (const timeZone of ['UTC', 'Europe/Istanbul']) {
+      for (let minutes = 0; minutes < 24 * 60; minutes += 29) {
+        const now = new Date(Date.UTC(2024, 4, 15) + minutes * 60_000);
+        const state = new SimulatorState({
+          now: () => now,
+          timeZone,
+          pricePerSegment: 0.05,
+          initialBalance: 1250,
+        });
+        const log = state.balanceLog();
+        for (const reader of readers) {
+          const local = new TZDate(now.getTime(), reader);
+          const todayStart = new TZDate(
+            local.getFullYear(),
+            local.getMonth(),
+            local.getDate(),
+            reader,
+          ).getTime();
+          const today = log.filter((e) => e.timestamp.getTime() >= todayStart);
+          expect({ now: now.toISOString(), timeZone, reader, today }).toEqual({
+            now: now.toISOString(),
+            timeZone,
+            reader,
+            today: [],
+          });
+        }
+      }
+    }
   });
 
   it('is the same on every start and after reset', () => {

@@ -37,7 +37,10 @@ describe.skipIf(!hasChromium)(
         },
       );
       expect(sent.kind).toBe('submitted');
-      const today = new Date().toISOString().slice(0, 10);
+      // Today where the bot reads report dates (REPORT_TIMEZONE): the UTC date is yesterday there after 21:00 UTC.
+      const today = new Intl.DateTimeFormat('en-CA', {
+        timeZone: local.bot.deps.settings.reportTimeZone,
+      }).format(new Date());
       await typeInComposer(local.page, `/sms report ${today} ${today}`);
 
       // Texts and numbers: the channel is told, and the file goes to the asker's DM with the app.

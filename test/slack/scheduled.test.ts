@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SlackMessage, ViewOutput } from '../../workspace/index.js';
-import { channels, type Harness, startHarness, users } from '../support/slack-harness.js';
+import { channels, editScheduled, type Harness, startHarness, users } from '../support/slack-harness.js';
 
 /**
  * Scheduled sends through the real interface: signed requests, the workspace's Web API (users.info gives
@@ -288,14 +288,7 @@ describe('the card’s buttons', () => {
     await schedule('First wording', clock + minutes(60));
     const card = await postedCard('First wording');
     const row = await rowOf('First wording');
-    const after = h.fake.state.journal.seq;
-    await click(card, 'scheduled_edit');
-    const call = await h.fake.state.waitForCall(
-      'views.update',
-      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-      { after },
-    );
-    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const view = await editScheduled(h, card);
     expect(blocksOf(view)).toContain('First wording');
     expect(blocksOf(view)).toContain('+90 532 100 00 01');
     expect(JSON.stringify(view.title)).toContain('Edit scheduled SMS');
@@ -330,14 +323,7 @@ describe('an edit saved with Send now', () => {
   it('applies the edit and sends it at once, once', async () => {
     await schedule('Before the edit', clock + minutes(90));
     const card = await postedCard('Before the edit');
-    const after = h.fake.state.journal.seq;
-    await click(card, 'scheduled_edit');
-    const call = await h.fake.state.waitForCall(
-      'views.update',
-      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-      { after },
-    );
-    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const view = await editScheduled(h, card);
     const saved = await h.submitCompose(view, { text: 'After the edit', when: 'now' });
     expect(saved.outcome.kind).toBe('updated');
     const sent = await cardOf('After the edit', /SMS batch \d+/);
@@ -351,14 +337,7 @@ describe('an edit saved with Send now', () => {
   it('is refused when another time was picked beside it: the edit is not sent, and stays scheduled', async () => {
     await schedule('Edited to a new time', clock + minutes(90));
     const card = await postedCard('Edited to a new time');
-    const after = h.fake.state.journal.seq;
-    await click(card, 'scheduled_edit');
-    const call = await h.fake.state.waitForCall(
-      'views.update',
-      (c) => (c.args.view as { callback_id?: string }).callback_id === 'compose',
-      { after },
-    );
-    const view = h.fake.state.views.get(String(call.args.view_id))!;
+    const view = await editScheduled(h, card);
     const saved = await h.submitCompose(view, { when: 'now', schedule_at: pick(clock + minutes(120)) });
     expect(saved.outcome).toMatchObject({ kind: 'errors' });
     expect((saved.outcome as { errors: Record<string, string> }).errors.when).toContain(

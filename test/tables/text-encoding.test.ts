@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { recipientsFromTable } from '../../src/tables/file-recipients.js';
 import { readTableFile, TableFileError } from '../../src/tables/table-file.js';
 import { decodeText } from '../../src/tables/text-encoding.js';
+import { refusalMessage } from './refusal.js';
 
 // The bytes of each file are made by iconv-lite's encoder from Turkish text, as Excel writes it: "CSV" on a
 // Turkish Windows (1254), "CSV (MS-DOS)" (857), "CSV (Macintosh)" (Mac Turkish).
@@ -17,15 +18,6 @@ const LIST =
   'Adı Soyadı;Cep Telefonu\r\nAyşe Yılmaz;0532 123 45 67\r\nŞükrü Öztürk;0533 123 45 67\r\nÇağlar Güneş;0534 123 45 67\r\nİpek Işık;0535 123 45 67\r\n';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TableFileError);
-  return (error as Error).message;
-}
 
 describe('the encoding of a text file, decided for the whole file', () => {
   it.each(PAGES)(
@@ -53,7 +45,7 @@ describe('the encoding of a text file, decided for the whole file', () => {
       Buffer.from([0xfe]),
       utf8(';05331234567\nŞükrü Öztürk;05341234567\n'),
     ]);
-    const message = await refusal(readTableFile('liste.csv', bytes));
+    const message = await refusalMessage(readTableFile('liste.csv', bytes));
     expect(message).toBe(
       '“liste.csv”: line 3 is not valid UTF-8 (the rest of the file is UTF-8): fix or delete that line, or save it again as CSV UTF-8 (Excel: File → Save As → “CSV UTF-8 (Comma delimited)”).',
     );
@@ -65,7 +57,7 @@ describe('the encoding of a text file, decided for the whole file', () => {
       iconv.encode(`Çağlar Güneş;0532123456${i}\n`, 'win1254'),
     );
     const mixed = Buffer.concat([utf8(`${lines.join('\n')}\n`), ...pasted]);
-    expect(await refusal(decodeText(mixed, 'm.csv'))).toMatch(
+    expect(await refusalMessage(decodeText(mixed, 'm.csv'))).toMatch(
       /^“m\.csv”: lines 3, 4, 5, 6, 7 and 2 more are not valid UTF-8 \(the rest of the file is UTF-8\): fix or delete those lines/,
     );
     // The byte order mark says UTF-8: a bad byte is never turned into U+FFFD and sent.
@@ -75,14 +67,14 @@ describe('the encoding of a text file, decided for the whole file', () => {
       Buffer.from([0xdd]),
       utf8(';1\r\n'),
     ]);
-    expect(await refusal(decodeText(marked, 'b.csv'))).toMatch(/^“b\.csv”: line 2 is not valid UTF-8/);
+    expect(await refusalMessage(decodeText(marked, 'b.csv'))).toMatch(/^“b\.csv”: line 2 is not valid UTF-8/);
   });
 
   it('refuses, with what to do, a file whose letters read as Turkish in two code pages', async () => {
     // "Işık" in 857 (0x9F 0x8D) is "Iüçk" in Mac Turkish: Turkish letters both ways, and nothing tells which.
     const bytes = iconv.encode('Ad;Telefon\nIşık;05321234567\n', 'cp857');
     expect(iconv.decode(bytes, 'macturkish')).toContain('Iüçk');
-    expect(await refusal(readTableFile('k.csv', bytes))).toBe(
+    expect(await refusalMessage(readTableFile('k.csv', bytes))).toBe(
       '“k.csv” is not UTF-8, and its letters do not read clearly as Turkish in the code pages Excel uses (Windows-1254, DOS 857, Mac Turkish): save it again as CSV UTF-8 (Excel: File → Save As → “CSV UTF-8 (Comma delimited)”).',
     );
   });
@@ -164,7 +156,7 @@ describe('Excel’s sep= line', () => {
     );
     expect(comma).toMatchObject({ delimiter: 'comma', encoding: 'Windows-1254' });
     expect(comma.records[1]).toEqual({ line: 3, fields: ['05321234567', 'Muğla'] });
-    expect(await refusal(readTableFile('p.csv', utf8('sep=|\nTelefon|Ad\n')))).toMatch(
+    expect(await refusalMessage(readTableFile('p.csv', utf8('sep=|\nTelefon|Ad\n')))).toMatch(
       /first line that its separator is “\|”: this app reads commas, semicolons or tabs/,
     );
   });

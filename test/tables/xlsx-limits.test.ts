@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readTableFile, TableFileError } from '../../src/tables/table-file.js';
+import { readTableFile } from '../../src/tables/table-file.js';
+import { whyRefused } from './refusal.js';
 import { packageOf } from './xlsx-fixtures.js';
-
-const whyRefused = async (name: string, bytes: Uint8Array) => {
-  const error = await readTableFile(name, bytes).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, name).toBeInstanceOf(TableFileError);
-  return (error as Error).message;
-};
 
 const sst = (strings: string[]) =>
   `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${strings.map((s) => `<si><t>${s}</t></si>`).join('')}</sst>`;

@@ -1,7 +1,8 @@
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { readTableFile, TableFileError } from '../../src/tables/table-file.js';
+import { readTableFile } from '../../src/tables/table-file.js';
 import { readXlsx } from '../../src/tables/xlsx/read-xlsx.js';
+import { whyRefused } from './refusal.js';
 import { packageParts, rowsXml, zipOf } from './xlsx-fixtures.js';
 
 const ODS = 'application/vnd.oasis.opendocument.spreadsheet';
@@ -36,15 +37,6 @@ function compoundFile(streams: string[]): Uint8Array {
   file.write('xxEncryptedPackage', 1024 + 3, 'utf16le');
   return new Uint8Array(file);
 }
-
-const whyRefused = async (name: string, bytes: Uint8Array) => {
-  const error = await readTableFile(name, bytes).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, name).toBeInstanceOf(TableFileError);
-  return (error as Error).message;
-};
 
 describe('workbooks the reader refuses say why', () => {
   it('an OpenDocument spreadsheet, also when renamed .xlsx', async () => {

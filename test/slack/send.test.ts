@@ -65,8 +65,7 @@ describe('/sms send: the compose modal', () => {
 
   it('updates the estimate while the user types, naming what forces UCS-2', async () => {
     const view = await openCompose('send');
-    const textBlock = (view.blocks as { block_id?: string }[]).find((b) => b.block_id?.startsWith('text'))!
-      .block_id!;
+    const textBlock = textBlockOf(view);
     const after = h.fake.state.journal.seq;
     await h.driver.blockAction({
       userId: users.admin,

@@ -199,6 +199,17 @@ function columnName(n: number): string {
   return name;
 }
 
+/** The file's numbers, read from its mobile column: every row a recipient, none rejected. */
+function expectEveryRowSent(table: Table, expected: { mobileColumn: string; recipients: string[] }): void {
+  const got = recipientsFromTable(table, 'TR');
+  expect({ column: got.numberColumn, rejected: got.rejected, rows: got.rowsRead }).toEqual({
+    column: expected.mobileColumn,
+    rejected: [],
+    rows: expected.recipients.length,
+  });
+  expect(got.recipients).toEqual(expected.recipients);
+}
+
 async function refusalOf(file: string, bytes: Uint8Array): Promise<string> {
   try {
     const table = await readTableFile(file, bytes);
@@ -321,13 +332,7 @@ describe('workbooks as openpyxl reads them', () => {
       if (recipientList) {
         it(`sends to the “${expected.mobileColumn}” column, every row a recipient`, async () => {
           const table = await readTableFile(entry.file, bytesOf(entry.file));
-          const got = recipientsFromTable(table, 'TR');
-          expect({ column: got.numberColumn, rejected: got.rejected, rows: got.rowsRead }).toEqual({
-            column: expected.mobileColumn,
-            rejected: [],
-            rows: expected.recipients.length,
-          });
-          expect(got.recipients).toEqual(expected.recipients);
+          expectEveryRowSent(table, expected);
         });
 
         it('finds the header for a personalised send, and the mobile column in it', async () => {
@@ -388,13 +393,7 @@ describe('CSV files as Python’s csv module reads them', () => {
     it(`sends to the “${expected.mobileColumn}” column, every row a recipient`, async () => {
       const table = await read();
       if (table instanceof TableFileError) return expect(table.message).toMatch(/UTF-8/);
-      const got = recipientsFromTable(table, 'TR');
-      expect({ column: got.numberColumn, rejected: got.rejected, rows: got.rowsRead }).toEqual({
-        column: expected.mobileColumn,
-        rejected: [],
-        rows: expected.recipients.length,
-      });
-      expect(got.recipients).toEqual(expected.recipients);
+      expectEveryRowSent(table, expected);
       const personalised = personalisedTable(table, 'TR');
       expect(personalised.errors).toEqual([]);
       expect(personalised.numberColumn).toBe(expected.mobileColumn);

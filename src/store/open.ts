@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type Logger, silentLogger } from '../log.js';
+import type { Checkpointer } from './checkpointer.js';
 import { describeError, StoreOpenError } from './errors.js';
 import { migrate } from './migrate.js';
 import { repositories } from './repos/index.js';
@@ -41,7 +42,10 @@ const sqliteMigrations = new Map<string, Promise<unknown>>();
 
 // Each driver is loaded by the store that uses it: a SQLite bot never loads pg, nor PostgreSQL better-sqlite3.
 async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: Logger): Promise<Store> {
-  const { openSqliteFile, sqliteKysely, truncateWal, withWriteLock } = await import('./sqlite.js');
+  const { BUSY_TIMEOUT_MS, openSqliteFile, sqliteKysely, truncateWal, withWriteLock } = await import(
+    './sqlite.js'
+  );
+  const { walCheckpointer } = await import('./checkpointer.js');
   let raw: ReturnType<typeof openSqliteFile>;
   try {
     raw = openSqliteFile(target.path);
@@ -64,7 +68,14 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
     throw openError(target, error);
   }
   const resilience = new Resilience(logger, target.masked, [], options.retry);
-  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw));
+  const checkpointer =
+    target.path === ':memory:'
+      ? undefined
+      : walCheckpointer(raw, target.path, BUSY_TIMEOUT_MS, {
+          failed: (reason) =>
+            logger.warn({ target: target.masked, reason }, 'WAL checkpoints back on the main thread'),
+        });
+  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw), checkpointer);
 }
 
 async function openPostgres(target: PostgresTarget, options: StoreOptions, logger: Logger): Promise<Store> {
@@ -114,13 +125,19 @@ function assemble(
   db: Kysely<Database>,
   resilience: Resilience,
   eraseResidue: () => Promise<boolean>,
+  checkpointer?: Checkpointer,
 ): Store {
   const secrets = target.kind === 'postgres' ? [target.password] : [];
   let closed = false;
   return {
     kind,
     target: target.masked,
-    ...repositories({ db, run: (op) => resilience.run(op), now: () => new Date() }),
+    ...repositories({
+      db,
+      run: (op) => resilience.run(op),
+      now: () => new Date(),
+      ...(checkpointer ? { noteWrite: (chars: number) => checkpointer.noteWrite(chars) } : {}),
+    }),
     async health() {
       if (closed) return { ok: false, detail: 'store is closed' };
       try {
@@ -139,6 +156,7 @@ function assemble(
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.close();
       await db.destroy();
     },
   };

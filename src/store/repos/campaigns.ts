@@ -114,6 +114,8 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
       const at = toMillis(intent.at ?? ctx.now());
       const token = newToken();
       const chunkCount = Math.max(1, Math.ceil(intent.recipientCount / intent.chunkSize));
+      const plan = JSON.stringify(intent.plan);
+      ctx.noteWrite?.(plan.length);
       return ctx.run(async () => {
         const inserted = await db
           .insertInto('campaigns')
@@ -127,7 +129,7 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
             message_ts: null,
             sender: intent.sender,
             body: intent.text,
-            plan: JSON.stringify(intent.plan),
+            plan,
             recipient_count: intent.recipientCount,
             segments: intent.segments,
             estimated_cost: intent.estimatedCost ?? null,

@@ -1,0 +1,64 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
+import { tempDir } from './helpers.js';
+
+/** Blocks this thread (no event loop turn) until `done()` or the deadline: what happens meanwhile is another thread's. */
+function blockUntil(done: () => boolean, deadlineMs: number): boolean {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const end = Date.now() + deadlineMs;
+  while (!done()) {
+    if (Date.now() > end) return false;
+    Atomics.wait(cell, 0, 0, 20);
+  }
+  return true;
+}
+
+describe('SQLite WAL checkpoints off the event loop', () => {
+  const dirs: Array<{ remove(): void }> = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) dir.remove();
+  });
+
+  it('after a large draft, the draft reaches the database file while the main thread does nothing', async () => {
+    const tmp = tempDir();
+    dirs.push(tmp);
+    const path = join(tmp.dir, 'smsops.db');
+    const store = await openStore(`sqlite:${path}`);
+    const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
+    const fileBefore = statSync(path).size;
+    await store.drafts.put('draft:big', 'U1', { recipients: numbers }, new Date(Date.now() + 60_000));
+    // The commit went into the WAL; the main connection checkpoints only past 1,000 pages (this is ~150).
+    // With the event loop blocked, only the checkpoint thread can copy it into the file.
+    const payloadBytes = JSON.stringify(numbers).length;
+    const reached = blockUntil(() => statSync(path).size - fileBefore >= payloadBytes, 10_000);
+    expect(reached).toBe(true);
+    expect((await store.drafts.get('draft:big', new Date()))?.payload).toEqual({ recipients: numbers });
+    await store.close();
+    // Both connections closed: the last one took the WAL away.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('small writes only: no thread, and the file is written by the connection itself when it closes', async () => {
+    const tmp = tempDir();
+    dirs.push(tmp);
+    const path = join(tmp.dir, 'smsops.db');
+    const store = await openStore(`sqlite:${path}`);
+    const fileBefore = statSync(path).size;
+    const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
+    // Many drafts, each below the size that starts the thread: the WAL grows, nothing copies it while blocked.
+    for (let i = 0; i < 40; i++) {
+      await store.drafts.put(
+        `draft:${i}`,
+        'U1',
+        { recipients: numbers.slice(i * 1_000, i * 1_000 + 1_000) },
+        new Date(Date.now() + 60_000),
+      );
+    }
+    expect(blockUntil(() => statSync(path).size > fileBefore, 600)).toBe(false);
+    await store.close();
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(statSync(path).size).toBeGreaterThan(fileBefore);
+  });
+});

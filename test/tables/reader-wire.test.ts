@@ -2,16 +2,23 @@ import { describe, expect, it } from 'vitest';
 import type { FileReading } from '../../src/tables/worker/reading.js';
 import { chunksOf, joinReading, splitReading, unpackStringsInto } from '../../src/tables/worker/wire.js';
 
-/** What crosses from the reading thread, sent as the thread sends it and put back as the pool does. */
-function acrossThreads(reading: FileReading): FileReading {
+/**
+ * What crosses from the reading thread, sent as the thread sends it and put back as the pool does: a packed
+ * chunk made into strings a slice at a time (here of 3 items, so that slices start on absent items too).
+ */
+function acrossThreads(reading: FileReading, slice = 3): FileReading {
   const { head, lists } = splitReading(structuredClone(reading));
   const received: Record<string, unknown[]> = {};
   for (const { chunk } of chunksOf(lists)) {
     const copy = structuredClone(chunk);
     const list = received[copy.list] ?? [];
     received[copy.list] = list;
-    if (copy.packed) unpackStringsInto(copy.packed, list);
-    else list.push(...copy.items);
+    if (copy.packed) {
+      const count = copy.packed.ends.length;
+      for (let from = 0; from < count; from += slice) {
+        unpackStringsInto(copy.packed, list, from, Math.min(count, from + slice));
+      }
+    } else list.push(...copy.items);
   }
   return joinReading(head, received);
 }

@@ -65,11 +65,20 @@ export function packStrings(items: readonly (string | undefined)[]): PackedStrin
   return { text: items.join(''), ends };
 }
 
-/** Appends the strings of a packed chunk to `into` (absent items as undefined, as the list had them). */
-export function unpackStringsInto(packed: PackedStrings, into: unknown[]): void {
+/**
+ * Appends the strings of a packed chunk to `into` (absent items as undefined, as the list had them): all of
+ * them, or items `from` to `to` (exclusive), for a caller that makes a long chunk's strings a slice at a time.
+ */
+export function unpackStringsInto(
+  packed: PackedStrings,
+  into: unknown[],
+  from = 0,
+  to = packed.ends.length,
+): void {
   const { text, ends } = packed;
-  let start = 0;
-  for (let i = 0; i < ends.length; i++) {
+  const before = from > 0 ? ends[from - 1]! : 0;
+  let start = before < 0 ? ~before : before;
+  for (let i = from; i < to; i++) {
     const end = ends[i]!;
     if (end < 0) {
       into.push(undefined);

@@ -1,11 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { type Logger, silentLogger } from '../log.js';
-import type { Checkpointer } from './checkpointer.js';
 import { describeError, StoreOpenError } from './errors.js';
 import { migrate } from './migrate.js';
 import { repositories } from './repos/index.js';
 import { isConnectionError, Resilience } from './resilience.js';
 import type { Database } from './schema.js';
+import type { SqliteThread } from './sqlite-thread.js';
 import type { Store, StoreKind, StoreOptions } from './types.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
 
@@ -45,7 +45,7 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
   const { BUSY_TIMEOUT_MS, openSqliteFile, sqliteKysely, truncateWal, withWriteLock } = await import(
     './sqlite.js'
   );
-  const { walCheckpointer } = await import('./checkpointer.js');
+  const { sqliteThread } = await import('./sqlite-thread.js');
   let raw: ReturnType<typeof openSqliteFile>;
   try {
     raw = openSqliteFile(target.path);
@@ -68,14 +68,18 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
     throw openError(target, error);
   }
   const resilience = new Resilience(logger, target.masked, [], options.retry);
-  const checkpointer =
+  const thread =
     target.path === ':memory:'
       ? undefined
-      : walCheckpointer(raw, target.path, BUSY_TIMEOUT_MS, {
+      : sqliteThread(raw, target.path, BUSY_TIMEOUT_MS, {
           failed: (reason) =>
-            logger.warn({ target: target.masked, reason }, 'WAL checkpoints back on the main thread'),
+            logger.warn(
+              { target: target.masked, reason },
+              'SQLite checkpoints and large writes back on the main thread',
+            ),
+          warning: (reason) => logger.warn({ target: target.masked, reason }, 'WAL checkpoint failed'),
         });
-  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw), checkpointer);
+  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw), thread);
 }
 
 async function openPostgres(target: PostgresTarget, options: StoreOptions, logger: Logger): Promise<Store> {
@@ -125,7 +129,7 @@ function assemble(
   db: Kysely<Database>,
   resilience: Resilience,
   eraseResidue: () => Promise<boolean>,
-  checkpointer?: Checkpointer,
+  thread?: SqliteThread,
 ): Store {
   const secrets = target.kind === 'postgres' ? [target.password] : [];
   let closed = false;
@@ -136,7 +140,12 @@ function assemble(
       db,
       run: (op) => resilience.run(op),
       now: () => new Date(),
-      ...(checkpointer ? { noteWrite: (chars: number) => checkpointer.noteWrite(chars) } : {}),
+      ...(thread
+        ? {
+            noteWrite: (chars: number) => thread.noteWrite(chars),
+            writeLarge: (query: CompiledQuery, chars: number) => thread.write(query, chars),
+          }
+        : {}),
     }),
     async health() {
       if (closed) return { ok: false, detail: 'store is closed' };
@@ -156,7 +165,7 @@ function assemble(
     async close() {
       if (closed) return;
       closed = true;
-      await checkpointer?.close();
+      await thread?.close();
       await db.destroy();
     },
   };

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
@@ -15,7 +15,7 @@ function blockUntil(done: () => boolean, deadlineMs: number): boolean {
   return true;
 }
 
-describe('SQLite WAL checkpoints off the event loop', () => {
+describe('SQLite checkpoints and large writes off the event loop', () => {
   const dirs: Array<{ remove(): void }> = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) dir.remove();
@@ -60,5 +60,24 @@ describe('SQLite WAL checkpoints off the event loop', () => {
     await store.close();
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(statSync(path).size).toBeGreaterThan(fileBefore);
+  });
+
+  it('a large draft replaced by a smaller one leaves none of its numbers in the file (written from the thread)', async () => {
+    const tmp = tempDir();
+    dirs.push(tmp);
+    const path = join(tmp.dir, 'smsops.db');
+    const store = await openStore(`sqlite:${path}`);
+    const expires = new Date(Date.now() + 60_000);
+    const first = Array.from({ length: 60_000 }, (_, i) => `90533${String(7_000_000 + i)}`);
+    const second = Array.from({ length: 25_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
+    await store.drafts.put('draft:picked', 'U1', { recipients: first }, expires);
+    // Another column picked in the confirmation: the draft under the same key is replaced.
+    await store.drafts.put('draft:picked', 'U1', { recipients: second }, expires);
+    expect((await store.drafts.get('draft:picked', new Date()))?.payload).toEqual({ recipients: second });
+    await store.close();
+    const bytes = readFileSync(path);
+    // The last of the first list's numbers were in pages the second one did not need: freed, and erased.
+    expect(bytes.includes(Buffer.from(first.at(-1)!))).toBe(false);
+    expect(bytes.includes(Buffer.from(second.at(-1)!))).toBe(true);
   });
 });

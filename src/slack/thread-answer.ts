@@ -1,6 +1,6 @@
 import type { Sender } from '../gateway/index.js';
 import { fromSlack } from './commands/slack-text.js';
-import { buildDraft, type DraftResult } from './compose/draft.js';
+import { buildDraft, type DraftResult, storedDraftContext } from './compose/draft.js';
 import type { SlackDeps } from './deps.js';
 import { inboxWindow, newestInbound } from './lookup-windows.js';
 
@@ -70,10 +70,6 @@ export function threadAnswerDraft(
       text: input.text,
       encoding: 'auto',
     },
-    {
-      defaultCountry: deps.settings.defaultCountry,
-      settings: deps.settings.sending,
-      optedOut: (numbers) => deps.store.optOuts.hasMany(numbers),
-    },
+    storedDraftContext(deps.settings.defaultCountry, deps.settings.sending, deps.store.optOuts),
   );
 }

@@ -1,3 +1,5 @@
+import type { PackedNumbers } from './packed-numbers.js';
+
 /**
  * A set of numbers (gateway form) asked about every number of a send: 100,000 lookups, nearly all of them
  * misses. A Set lookup must first hash the number asked, made just before and never hashed yet; a table of the
@@ -40,6 +42,31 @@ export class NumberSet {
     return kept;
   }
 
+  /** Whether the number at `start`..`end` of `text` is a member: a string made of it only when its ending is. */
+  private hasSpan(text: string, start: number, end: number): boolean {
+    const ending = lastFourDigits(text, start, end);
+    if (ending >= 0 ? this.endings[ending] === 0 : !this.oddEndings) return false;
+    return this.members.has(text.slice(start, end));
+  }
+
+  /** The numbers of a packed list that are members, each once. */
+  foundInPacked(asked: PackedNumbers): Set<string> {
+    const found = new Set<string>();
+    if (this.members.size === 0) return found;
+    const { joined } = asked;
+    asked.forEachSpan((start, end) => {
+      if (this.hasSpan(joined, start, end)) found.add(joined.slice(start, end));
+    });
+    return found;
+  }
+
+  /** The numbers of a packed list that are not members, in order, packed. */
+  withoutPacked(list: PackedNumbers): PackedNumbers {
+    if (this.members.size === 0) return list;
+    const { joined } = list;
+    return list.filterSpans((start, end) => !this.hasSpan(joined, start, end));
+  }
+
   /** The numbers of `asked` that are members, each once. */
   foundIn(asked: readonly string[]): Set<string> {
     const found = new Set<string>();
@@ -50,9 +77,8 @@ export class NumberSet {
 }
 
 /** The number its last four characters make, or -1 when they are not four digits. */
-function lastFourDigits(text: string): number {
-  const n = text.length;
-  if (n < 4) return -1;
+function lastFourDigits(text: string, start = 0, n = text.length): number {
+  if (n - start < 4) return -1;
   let value = 0;
   for (let i = n - 4; i < n; i++) {
     const digit = text.charCodeAt(i) - 48;

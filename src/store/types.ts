@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import type { PackedNumbers } from '../sms/packed-numbers.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -566,6 +567,8 @@ export interface OptOutsRepo {
   has(msisdn: string): Promise<boolean>;
   /** The subset of `msisdns` that opted out. */
   hasMany(msisdns: Iterable<string>): Promise<Set<string>>;
+  /** The same for a long list kept packed (a file's numbers), without making a string of each. */
+  hasManyPacked(numbers: PackedNumbers): Promise<Set<string>>;
   list(): Promise<OptOut[]>;
 }
 

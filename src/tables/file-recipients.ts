@@ -1,6 +1,7 @@
 import type { CsvError, TableRow } from '../sms/csv.js';
 import { foldCase } from '../sms/fold.js';
 import { type CountryCode, msisdnOf } from '../sms/numbers.js';
+import type { PackedNumbers } from '../sms/packed-numbers.js';
 import { readPhoneCell } from '../sms/phone-cell.js';
 import { Repeats } from '../sms/repeats.js';
 import { looksLikeNumber } from './cell-kinds.js';
@@ -28,6 +29,11 @@ export interface FileRecipients {
   rowsRead: number;
   /** Unique numbers in gateway form, in file order. */
   recipients: string[];
+  /**
+   * The same numbers packed, as a reading from the reading thread has them (worker/wire.ts): there
+   * `recipients` is made of these when first read, and a draft keeps them packed (src/sms/packed-numbers.ts).
+   */
+  packed?: PackedNumbers;
   /** Rows whose number an earlier row already had. */
   duplicates: number;
   rejected: RejectedRow[];
@@ -44,6 +50,27 @@ export interface FileRecipients {
   hasHeader: boolean;
   /** The file's line (or sheet row) of the header; records above it (a title, notes) are skipped. */
   headerLine?: number;
+}
+
+/** `recipients` with its numbers packed: `recipients` made of them when first read (and kept from then on). */
+export function withPackedNumbers(
+  recipients: Omit<FileRecipients, 'recipients' | 'packed'>,
+  packed: PackedNumbers,
+): FileRecipients {
+  let made: string[] | undefined;
+  const result = { ...recipients, packed } as FileRecipients;
+  Object.defineProperty(result, 'recipients', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      made ??= packed.toArray();
+      return made;
+    },
+    set: (value: string[]) => {
+      made = value;
+    },
+  });
+  return result;
 }
 
 export { phoneColumnByName } from './column-names.js';

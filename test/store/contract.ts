@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PackedNumbers } from '../../src/sms/packed-numbers.js';
 import type { SendIntent, Store } from '../../src/store/index.js';
 import type { Backend, OpenedStore } from './helpers.js';
 
@@ -678,6 +679,22 @@ export function storeContract(backend: Backend): void {
       const few = ['905320000003', '905320000004', '905329999999'];
       expect(await store.optOuts.hasMany(few)).toEqual(new Set(['905320000003']));
     });
+
+    it("finds the opted-out among a file's numbers kept packed, as among the same numbers listed", async () => {
+      const asked = Array.from({ length: 5_000 }, (_, i) => `90532${String(i).padStart(7, '0')}`);
+      const packed = PackedNumbers.of(asked);
+      expect(await store.optOuts.hasManyPacked(packed)).toEqual(new Set());
+      // Fewer opt-outs than numbers (the list is read and the packed numbers scanned), then more (asked for).
+      for (const n of [asked[0]!, asked[2_501]!, asked.at(-1)!, '905339999999']) {
+        await store.optOuts.add(n, { source: 'manual' });
+      }
+      expect(await store.optOuts.hasManyPacked(packed)).toEqual(await store.optOuts.hasMany(asked));
+      expect(await store.optOuts.hasManyPacked(packed)).toEqual(
+        new Set([asked[0], asked[2_501], asked.at(-1)]),
+      );
+      const few = PackedNumbers.of([asked[2_501]!, '905320000002']);
+      expect(await store.optOuts.hasManyPacked(few)).toEqual(new Set([asked[2_501]]));
+    });
   });
 
   describe('drafts', () => {
@@ -926,7 +943,13 @@ export function storeContract(backend: Backend): void {
       await store.drafts.put('d1', 'U1', { draft: { recipients: [A, B], text: 'x' } }, future);
       await store.drafts.put('d2', 'U1', { draft: { recipients: [B], text: A } }, future);
       await store.drafts.put('d3', 'U1', { draft: { recipients: [`${A}9`] } }, future);
-      expect(await store.drafts.forgetNumber(A)).toBe(2);
+      // A file's numbers as lines of one string (stored-draft.ts): found whole, not inside a longer number.
+      await store.drafts.put('d4', 'U1', { draft: { recipientsPacked: `${B}\n${A}\n${B}1` } }, future);
+      await store.drafts.put('d5', 'U1', { draft: { recipientsPacked: `${A}9\n${B}` } }, future);
+      expect(await store.drafts.forgetNumber(A)).toBe(3);
+      expect(await store.drafts.get('d4', new Date())).toBeUndefined();
+      expect(await store.drafts.get('d5', new Date())).toBeDefined();
+      await store.drafts.delete('d5');
       expect(await store.drafts.get('d1', new Date())).toBeUndefined();
       expect(await store.drafts.get('d3', new Date())).toBeDefined();
       expect(await store.drafts.purgeCreatedBefore(new Date(Date.now() - 3_600_000))).toBe(0);

@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileReading } from '../../src/tables/worker/reading.js';
-import { chunksOf, joinReading, splitReading, unpackStringsInto } from '../../src/tables/worker/wire.js';
-
-/**
- * What crosses from the reading thread, sent as the thread sends it and put back as the pool does: a packed
- * chunk made into strings a slice at a time (here of 3 items, so that slices start on absent items too).
- */
-function acrossThreads(reading: FileReading, slice = 3): FileReading {
-  const { head, lists } = splitReading(structuredClone(reading));
-  const received: Record<string, unknown[]> = {};
-  for (const { chunk } of chunksOf(lists)) {
-    const copy = structuredClone(chunk);
-    const list = received[copy.list] ?? [];
-    received[copy.list] = list;
-    if (copy.packed) {
-      const count = copy.packed.ends.length;
-      for (let from = 0; from < count; from += slice) {
-        unpackStringsInto(copy.packed, list, from, Math.min(count, from + slice));
-      }
-    } else list.push(...copy.items);
-  }
-  return joinReading(head, received);
-}
+import { acrossThreads } from '../support/across-threads.js';
 
 describe('a reading sent between threads', () => {
   it('keeps every message value on its line: Turkish letters, empty values, lines with no message', () => {
@@ -71,6 +50,8 @@ describe('a reading sent between threads', () => {
       recipients: { recipients, rejected, rowsRead: 70_001, duplicates: 0 },
     } as unknown as FileReading;
     const back = acrossThreads(reading) as Extract<FileReading, { purpose: 'recipients' }>;
+    // Kept packed on this side, made into the same list when read.
+    expect(back.recipients.packed?.count).toBe(70_000);
     expect(back.recipients.recipients).toEqual(recipients);
     expect(back.recipients.rejected).toEqual(rejected);
     expect(back.recipients.rowsRead).toBe(70_001);

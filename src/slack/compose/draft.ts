@@ -29,8 +29,9 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
+import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { withoutPlaceholders } from '../../sms/personalise.js';
-import type { ColumnChoice, RejectedRow } from '../../tables/file-recipients.js';
+import type { ColumnChoice, FileRecipients, RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
 import {
   columnsWantedOf,
@@ -107,6 +108,12 @@ export interface Draft {
   mode: ComposeMode;
   /** Gateway form, unique, opt-outs removed. */
   recipients: string[];
+  /**
+   * The same numbers packed, when the draft was made of a file's numbers alone (src/sms/packed-numbers.ts):
+   * `recipients` is made of them when first read. Not enumerable: a copy or JSON of the draft has `recipients`;
+   * the drafts store keeps these instead (stored-draft.ts). Read the count with recipientCount().
+   */
+  readonly packedRecipients?: PackedNumbers;
   /** Personalised mode: one message per recipient. */
   envelopes?: { to: string; message: string }[];
   /** Personalised mode: the first message, for the summary, without joining the others. */
@@ -122,6 +129,37 @@ export interface Draft {
   estimatedCost: number;
   /** Things the user should know that did not stop the send (duplicates merged, opt-outs removed). */
   notices: string[];
+}
+
+/** A draft whose recipients stay packed until read: `recipients` is made of `packed` then, and kept. */
+export function withPackedRecipients(fields: Omit<Draft, 'recipients'>, packed: PackedNumbers): Draft {
+  const draft = { ...fields } as Draft;
+  let made: string[] | undefined;
+  Object.defineProperty(draft, 'recipients', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      made ??= packed.toArray();
+      return made;
+    },
+    set: (value: string[]) => {
+      // Given other numbers, the packed ones are no longer the draft's.
+      made = value;
+      Reflect.deleteProperty(draft, 'packedRecipients');
+    },
+  });
+  Object.defineProperty(draft, 'packedRecipients', { value: packed, enumerable: false, configurable: true });
+  return draft;
+}
+
+/** How many recipients a draft has, without making a string of each when they are packed. */
+export function recipientCount(draft: Pick<Draft, 'recipients' | 'packedRecipients'>): number {
+  return draft.packedRecipients ? draft.packedRecipients.count : draft.recipients.length;
+}
+
+/** A draft's first recipient (the example in its confirmation). */
+export function firstRecipient(draft: Pick<Draft, 'recipients' | 'packedRecipients'>): string | undefined {
+  return draft.packedRecipients ? draft.packedRecipients.first() : draft.recipients[0];
 }
 
 /**
@@ -155,16 +193,24 @@ export interface DraftContext {
   defaultCountry: CountryCode;
   settings: SendingSettings;
   /** The subset of numbers that opted out. */
-  optedOut: (numbers: string[]) => Promise<Set<string>>;
+  optedOut: (numbers: string[] | PackedNumbers) => Promise<Set<string>>;
 }
 
 /** The context the bot composes in: opt-outs looked up in the store's list (benches build theirs with this too). */
 export function storedDraftContext(
   defaultCountry: CountryCode,
   settings: SendingSettings,
-  optOuts: { hasMany(numbers: string[]): Promise<Set<string>> },
+  optOuts: {
+    hasMany(numbers: string[]): Promise<Set<string>>;
+    hasManyPacked(numbers: PackedNumbers): Promise<Set<string>>;
+  },
 ): DraftContext {
-  return { defaultCountry, settings, optedOut: (numbers) => optOuts.hasMany(numbers) };
+  return {
+    defaultCountry,
+    settings,
+    optedOut: (numbers) =>
+      numbers instanceof PackedNumbers ? optOuts.hasManyPacked(numbers) : optOuts.hasMany(numbers),
+  };
 }
 
 const SHOWN_PROBLEMS = 5;
@@ -359,8 +405,12 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
   if (typeof validity === 'string') errors.validity = validity;
 
   let recipients: string[] = [];
+  // A file's numbers alone, as the reading thread packed them: kept so (no string a number) to the drafts store.
+  let packed: PackedNumbers | undefined;
+  const recipientsCount = () => (packed ? packed.count : recipients.length);
   let fileReport: FileReport | undefined;
-  let fileNumbers: readonly string[] = [];
+  let fileRecipients: FileRecipients | undefined;
+  let fileCount = 0;
   // Personalised: the rows that get a message and what the messages are made of; the messages themselves are
   // joined when the draft's envelopes are first read (at the send), not to count, check and confirm them.
   let rows: Addressees | undefined;
@@ -377,11 +427,12 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     const parsed = parseRecipients(input.recipientsText, ctx.defaultCountry, { max: settings.maxRecipients });
     if (input.file && reading?.purpose === 'recipients') {
       const got = reading.recipients;
+      fileCount = got.packed ? got.packed.count : got.recipients.length;
       fileReport = {
         filename: input.file.name,
         readAs: readAsOf(reading.meta),
         rowsRead: got.rowsRead,
-        valid: got.recipients.length,
+        valid: fileCount,
         duplicates: got.duplicates,
         optedOut: 0,
         rejected: got.rejected,
@@ -391,8 +442,8 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
         ...(got.headerLine === undefined ? {} : { headerLine: got.headerLine }),
         ...placeOf(reading.meta),
       };
-      fileNumbers = got.recipients;
-      if (got.recipients.length === 0) {
+      fileRecipients = got;
+      if (fileCount === 0) {
         errors.file =
           got.rejected.length > 0
             ? `“${input.file.name}” gave no valid number:\n${rejectedLines(got.rejected, got.rejected.length)}`
@@ -408,11 +459,12 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     let fromList = 0;
     if (parsed.recipients.length === 0 && (input.listMembers ?? []).length === 0) {
       // The file alone (the bulk case): its numbers are unique already, no second pass through a set.
-      recipients = fileNumbers.slice();
+      if (fileRecipients?.packed) packed = fileRecipients.packed;
+      else recipients = (fileRecipients?.recipients ?? []).slice();
     } else {
       const seen = new Set<string>();
       for (const r of parsed.recipients) seen.add(r.msisdn);
-      for (const m of fileNumbers) seen.add(m);
+      for (const m of fileRecipients?.recipients ?? []) seen.add(m);
       for (const m of input.listMembers ?? []) {
         if (!seen.has(m)) {
           seen.add(m);
@@ -425,7 +477,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     if (merged > 0) notices.push(`${plural(merged, 'duplicate number')} merged.`);
     if (input.listName)
       notices.push(`${plural(fromList, 'number')} added from the list “${input.listName}”.`);
-    if (recipients.length === 0 && !errors.recipients && !errors.file) {
+    if (recipientsCount() === 0 && !errors.recipients && !errors.file) {
       errors.recipients = 'Add at least one number, or choose a saved list.';
     }
   } else {
@@ -468,37 +520,38 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     if (text.trim() === '') errors.text = 'Write the message template, e.g. Hello {{name}}.';
   }
 
-  if (recipients.length > settings.maxRecipients) {
+  if (recipientsCount() > settings.maxRecipients) {
     const field = input.file ? 'file' : input.mode === 'same' ? 'recipients' : 'csv';
     errors[field] =
-      `${formatCount(recipients.length)} recipients is more than the limit of ${formatCount(settings.maxRecipients)} per send. Split the send.`;
+      `${formatCount(recipientsCount())} recipients is more than the limit of ${formatCount(settings.maxRecipients)} per send. Split the send.`;
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
-  const found = await ctx.optedOut(recipients);
+  const found = await ctx.optedOut(packed ?? recipients);
   if (found.size > 0) {
     // Asked of every recipient: a NumberSet turns most away without hashing them, as a Set would.
     const optedOut = new NumberSet(found);
-    const before = recipients.length;
+    const before = recipientsCount();
     // A personalised draft's recipients are its rows' numbers: filtered once, as the rows.
     if (rows) {
       rows = addresseesWhere(rows, (to) => !optedOut.has(to));
       recipients = rows.to;
-    } else recipients = optedOut.without(recipients);
+    } else if (packed) packed = optedOut.withoutPacked(packed);
+    else recipients = optedOut.without(recipients);
     if (fileReport) {
       // The recipients were the file's alone (a personalised file, or a file without typed numbers or a list):
       // those removed are the file's. Else the file's numbers are counted apart.
-      const fileOnly = input.mode === 'personalised' || before === fileNumbers.length;
+      const fileOnly = input.mode === 'personalised' || before === fileCount;
       fileReport.optedOut = fileOnly
-        ? before - recipients.length
-        : fileNumbers.reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
+        ? before - recipientsCount()
+        : (fileRecipients?.recipients ?? []).reduce((n, r) => n + (optedOut.has(r) ? 1 : 0), 0);
     }
     const shown = [...found].slice(0, 3).map(formatForPeople).join(', ');
     notices.push(
       `${plural(found.size, 'opted-out number')} removed (${shown}${found.size > 3 ? ', …' : ''}).`,
     );
-    if (recipients.length === 0) {
+    if (recipientsCount() === 0) {
       return {
         ok: false,
         errors: {
@@ -533,7 +586,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     segmentsPerMessage = Math.max(segmentsPerMessage, analysis.segments);
     totalSegments += analysis.segments;
   }
-  if (!rows) totalSegments *= recipients.length;
+  if (!rows) totalSegments *= recipientsCount();
   if (segmentsPerMessage > settings.maxSegments) {
     return {
       ok: false,
@@ -542,10 +595,9 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
       },
     };
   }
-  const draft: Draft = {
+  const fields: Omit<Draft, 'recipients'> = {
     sender,
     mode: input.mode,
-    recipients,
     text,
     encoding,
     dataCoding: dataCodingOf(encoding),
@@ -555,6 +607,7 @@ export async function buildDraft(input: ComposeInput, ctx: DraftContext): Promis
     estimatedCost: totalSegments * settings.pricePerSegment,
     notices,
   };
+  const draft: Draft = packed ? withPackedRecipients(fields, packed) : { ...fields, recipients };
   if (!rows || !addressed) return { ok: true, ...(fileReport ? { fileReport } : {}), draft };
   const compact = compactOf(rows, addressed.pieces);
   return {

@@ -1,6 +1,6 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { ComposeMode, Draft, FileReport } from '../compose/draft.js';
-import { encodingLabel } from '../compose/draft.js';
+import { encodingLabel, firstRecipient, recipientCount } from '../compose/draft.js';
 import { context, fields, header, LIMITS, section, simulatedNotice } from './blocks.js';
 import { fileReportBlocks } from './file-report.js';
 import { escapeMrkdwn, formatCost, formatCount, formatNumber, plural, truncate } from './format.js';
@@ -299,11 +299,11 @@ export function messageView(title: string, blocks: KnownBlock[]): ModalView {
 export function draftSummary(draft: Draft): KnownBlock[] {
   // A personalised draft's first message, without joining the others (see buildDraft).
   const first = draft.firstMessage ?? draft.envelopes?.[0]?.message;
-  const sample = first === undefined ? undefined : { to: draft.recipients[0] ?? '', message: first };
+  const sample = first === undefined ? undefined : { to: firstRecipient(draft) ?? '', message: first };
   const blocks: KnownBlock[] = [
     fields([
       ['Sender', escapeMrkdwn(draft.sender)],
-      ['Recipients', formatCount(draft.recipients.length)],
+      ['Recipients', formatCount(recipientCount(draft))],
       ['Encoding', encodingLabel(draft.encoding)],
       ['Segments', `${formatCount(draft.totalSegments)} (up to ${draft.segmentsPerMessage} per message)`],
       ['Estimated cost', formatCost(draft.estimatedCost)],
@@ -331,23 +331,23 @@ export function confirmView(
   campaign?: { chunkSize: number; intervalMs?: number },
 ): ModalView {
   const verb = schedule ? 'Schedule' : 'Send';
-  const chunked = campaign && draft.recipients.length > campaign.chunkSize ? campaign : undefined;
+  const chunked = campaign && recipientCount(draft) > campaign.chunkSize ? campaign : undefined;
   return {
     ...(externalId ? { external_id: externalId } : {}),
     type: 'modal',
     callback_id: CONFIRM_CALLBACK,
     title: plain(schedule ? 'Confirm schedule' : 'Confirm send'),
-    submit: plain(truncate(`${verb} ${formatCount(draft.recipients.length)} messages`, 24)),
+    submit: plain(truncate(`${verb} ${formatCount(recipientCount(draft))} messages`, 24)),
     close: plain('Back'),
     private_metadata: JSON.stringify({ draftKey }),
     blocks: [
       ...simulatedNotice(simulated),
       header(
-        `${verb} ${plural(draft.recipients.length, 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
+        `${verb} ${plural(recipientCount(draft), 'SMS', 'SMS')} for about ${formatCost(draft.estimatedCost)}?`,
       ),
       ...(schedule ? [section(scheduledLine(schedule.dueAt, schedule.timeZone))] : []),
       ...(chunked
-        ? [section(campaignLine(draft.recipients.length, chunked.chunkSize, chunked.intervalMs))]
+        ? [section(campaignLine(recipientCount(draft), chunked.chunkSize, chunked.intervalMs))]
         : []),
       ...draftSummary(draft),
       ...(fileReport ? fileReportBlocks(fileReport, draftKey) : []),

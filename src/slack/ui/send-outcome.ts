@@ -2,7 +2,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { CampaignStarted } from '../../sending/scheduled-campaign.js';
 import { optedOutAtSending, type SendOutcome } from '../../sending/send.js';
 import type { Role } from '../../store/index.js';
-import type { Draft } from '../compose/draft.js';
+import { type Draft, recipientCount } from '../compose/draft.js';
 import { context, section, simulatedNotice } from './blocks.js';
 import { campaignStartedView } from './campaign.js';
 import { sendReference } from './card.js';
@@ -16,7 +16,7 @@ const TITLE = 'Send SMS';
 export function sendingView(draft: Draft, simulated: boolean): ModalView {
   return messageView('Sending SMS', [
     ...simulatedNotice(simulated),
-    section(`:hourglass_flowing_sand: Sending to ${plural(draft.recipients.length, 'recipient')}…`),
+    section(`:hourglass_flowing_sand: Sending to ${plural(recipientCount(draft), 'recipient')}…`),
     ...draftSummary(draft),
   ]);
 }

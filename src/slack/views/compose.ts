@@ -15,6 +15,7 @@ import {
   type DraftContext,
   type FileReport,
   readRequestFor,
+  recipientCount,
   storedDraftContext,
 } from '../compose/draft.js';
 import { readScheduleChoice, type ScheduleChoice } from '../compose/schedule-input.js';
@@ -72,7 +73,7 @@ function campaignPace(deps: SlackDeps) {
 
 function needsConfirmation(deps: SlackDeps, draft: Draft): boolean {
   return needsReview(deps.settings.sending, {
-    recipients: draft.recipients.length,
+    recipients: recipientCount(draft),
     cost: draft.estimatedCost,
   });
 }

@@ -101,10 +101,12 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
       ctx.run(async () => {
         // A draft is one send being confirmed: one that holds the number goes whole.
         const pattern = jsonStringPattern(msisdn);
+        // A draft of a file's numbers keeps them as lines of one string (no quotes around each).
+        const asLine = `%${msisdn}%`;
         const candidates = await db
           .selectFrom('drafts')
           .select(['key', 'payload'])
-          .where('payload', 'like', pattern)
+          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('payload', 'like', asLine)]))
           .execute();
         const keys = candidates.filter((d) => holds(JSON.parse(d.payload), msisdn)).map((d) => d.key);
         if (keys.length === 0) return 0;
@@ -114,9 +116,10 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
   };
 }
 
-/** Whether `value` holds the string `wanted` anywhere inside it. */
+/** Whether `value` holds the string `wanted` anywhere inside it: as a string, or as a line of one. */
 function holds(value: unknown, wanted: string): boolean {
   if (value === wanted) return true;
+  if (typeof value === 'string') return value.includes('\n') && `\n${value}\n`.includes(`\n${wanted}\n`);
   if (Array.isArray(value)) return value.some((v) => holds(v, wanted));
   if (value && typeof value === 'object') return Object.values(value).some((v) => holds(v, wanted));
   return false;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
@@ -194,6 +195,12 @@ class ReaderThread {
         this.received[message.list] = list;
         if (message.packed) {
           void this.unpackInSlices(job, message.packed, list);
+          return;
+        }
+        if (message.numbers) {
+          // Kept packed: made into strings only if a reader of the list asks for them (file-recipients.ts).
+          list.push(PackedNumbers.fromJoined(message.numbers.joined, message.numbers.count));
+          this.worker.postMessage({ type: 'more' } satisfies ToReader);
           return;
         }
         for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);

@@ -1,3 +1,5 @@
+import { PackedNumbers } from '../../sms/packed-numbers.js';
+import { withPackedNumbers } from '../file-recipients.js';
 import type { FileReading } from './reading.js';
 
 /**
@@ -35,7 +37,13 @@ export type FromReader =
 export type ListName = 'recipients' | 'rejected' | 'to' | 'values';
 
 /** The lists of strings: numbers, message values. The rest (refused rows, few) go as they are. */
-const STRING_LISTS: ReadonlySet<ListName> = new Set(['recipients', 'to', 'values']);
+const STRING_LISTS: ReadonlySet<ListName> = new Set(['to', 'values']);
+
+/**
+ * A same-text reading's numbers go as their lines (PackedNumbers' `joined`) and stay so on the main thread,
+ * through the draft to the drafts store (src/sms/packed-numbers.ts).
+ */
+const NUMBER_LISTS: ReadonlySet<ListName> = new Set(['recipients']);
 
 /**
  * A chunk of strings as one string and where each ends: two flat buffers to copy, where 50,000 strings were
@@ -49,7 +57,10 @@ export interface PackedStrings {
   ends: Int32Array;
 }
 
-type Chunk = { items: unknown[]; packed?: undefined } | { packed: PackedStrings; items?: undefined };
+type Chunk =
+  | { items: unknown[]; packed?: undefined; numbers?: undefined }
+  | { packed: PackedStrings; items?: undefined; numbers?: undefined }
+  | { numbers: { joined: string; count: number }; items?: undefined; packed?: undefined };
 
 export function packStrings(items: readonly (string | undefined)[]): PackedStrings {
   const ends = new Int32Array(items.length);
@@ -146,10 +157,9 @@ export function splitReading(reading: FileReading): {
 export function joinReading(head: FileReading, received: Lists): FileReading {
   const list = <T>(name: ListName) => (received[name] ?? []) as T[];
   if (head.purpose === 'recipients') {
-    return {
-      ...head,
-      recipients: { ...head.recipients, recipients: list('recipients'), rejected: list('rejected') },
-    };
+    const { recipients: _empty, ...rest } = head.recipients;
+    const packed = PackedNumbers.concat(list<PackedNumbers>('recipients'));
+    return { ...head, recipients: withPackedNumbers({ ...rest, rejected: list('rejected') }, packed) };
   }
   const p = head.personalised;
   const a = p.addressed;
@@ -178,6 +188,11 @@ export function* chunksOf(
   for (const [name, items] of Object.entries(lists) as [ListName, unknown[]][]) {
     for (let from = 0; from < items.length; from += CHUNK) {
       const part = items.slice(from, from + CHUNK);
+      if (NUMBER_LISTS.has(name)) {
+        const numbers = { joined: (part as string[]).join('\n'), count: part.length };
+        yield { chunk: { list: name, numbers }, transfer: [] };
+        continue;
+      }
       if (!STRING_LISTS.has(name)) {
         yield { chunk: { list: name, items: part }, transfer: [] };
         continue;

@@ -1,19 +1,28 @@
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import {
   buildDraft,
   type ComposeInput,
   columnsWantedFor,
   type DraftContext,
+  storedDraftContext,
 } from '../../../src/slack/compose/draft.js';
 import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
+import { confirmView } from '../../../src/slack/ui/compose.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
+import { PackedNumbers } from '../../../src/sms/packed-numbers.js';
 import { renderEnvelopes } from '../../../src/sms/personalise.js';
+import { openStore } from '../../../src/store/index.js';
 import { personalisedTable } from '../../../src/tables/file-recipients.js';
 import { HEAD_RECORDS, readTableFile } from '../../../src/tables/table-file.js';
+import { readFileFor } from '../../../src/tables/worker/reading.js';
+import { acrossThreads } from '../../support/across-threads.js';
+
+const listOf = (numbers: string[] | PackedNumbers) =>
+  numbers instanceof PackedNumbers ? numbers.toArray() : numbers;
 
 const ctx: DraftContext = {
   defaultCountry: 'TR',
@@ -141,7 +150,7 @@ describe('a personalised draft with opted-out numbers', () => {
     );
     const result = await buildDraft(input, {
       ...ctx,
-      optedOut: async (numbers) => new Set(numbers.filter((n) => n === '905331234567')),
+      optedOut: async (numbers) => new Set(listOf(numbers).filter((n) => n === '905331234567')),
     });
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.draft.recipients).toEqual(['905321234567', '905341234567']);
@@ -155,8 +164,8 @@ describe('a personalised draft with opted-out numbers', () => {
 });
 
 describe('a same-text draft from a file with opted-out numbers', () => {
-  const optedOut = async (numbers: string[]) =>
-    new Set(numbers.filter((n) => n === '905331234567' || n === '905351234567'));
+  const optedOut = async (numbers: string[] | PackedNumbers) =>
+    new Set(listOf(numbers).filter((n) => n === '905331234567' || n === '905351234567'));
   const draftOf = async (recipientsText: string) => {
     const input = await withUtf8File(
       'same',
@@ -178,6 +187,57 @@ describe('a same-text draft from a file with opted-out numbers', () => {
     const withTyped = await draftOf('05351234567\n05321234567');
     expect(withTyped.draft.recipients.sort()).toEqual(['905321234567', '905341234567']);
     expect(withTyped.fileReport?.optedOut).toBe(1);
+  });
+});
+
+describe('a same-text draft of a file’s numbers as the reading thread sends them (packed)', () => {
+  const lines = Array.from({ length: 3_000 }, (_, i) => `0532${String(1_000_000 + i * 7)}`);
+  const content = `Telefon\n${lines.join('\n')}\n${lines[5]}\nyanlış\n`;
+  const opted = ['905321000000', '905321000700', '905321020993'];
+
+  it('is the draft the same file makes read here, and stays one string to the drafts store and back', async () => {
+    // The opt-outs as the bot looks them up: in a store.
+    const store = await openStore('sqlite::memory:');
+    for (const n of opted) await store.optOuts.add(n, { source: 'manual' });
+    const stored = storedDraftContext('TR', ctx.settings, store.optOuts);
+    const here = await withUtf8File('same', 'liste.csv', content, 'Kampanya');
+    const reading = acrossThreads(
+      await readFileFor('liste.csv', new Uint8Array(Buffer.from(content)), {
+        purpose: 'recipients',
+        country: 'TR',
+      }),
+    );
+    const made = vi.spyOn(PackedNumbers.prototype, 'toArray');
+    try {
+      const packed = await buildDraft({ ...here, file: { name: 'liste.csv', reading } }, stored);
+      if (!packed.ok) throw new Error(JSON.stringify(packed.errors));
+      // The confirmation and the stored form, as the bot makes them, read no number one by one.
+      const view = confirmView(packed.draft, 'draft:V1', false, undefined, packed.fileReport);
+      const kept = JSON.parse(
+        JSON.stringify(keptForm({ draft: packed.draft, channel: 'C1', rootViewId: 'V1' })),
+      );
+      expect(made).not.toHaveBeenCalled();
+      const read = await buildDraft(here, stored);
+      if (!read.ok) throw new Error(JSON.stringify(read.errors));
+      const { recipients, ...rest } = read.draft;
+      expect(packed.draft).toMatchObject(rest);
+      expect(packed.fileReport).toEqual(read.fileReport);
+      expect(read.fileReport?.optedOut).toBe(3);
+      expect(JSON.stringify(view)).toContain('2,997');
+      expect(kept.draft.recipients).toBeUndefined();
+      expect(typeof kept.draft.recipientsPacked).toBe('string');
+      expect(restoredForm(kept)?.draft.recipients).toEqual(recipients);
+      // Read at last (the send), the numbers are the same list.
+      expect(packed.draft.recipients).toEqual(recipients);
+    } finally {
+      made.mockRestore();
+      await store.close();
+    }
+  });
+
+  it('gives nothing for a stored form with its numbers twice, so nothing is sent from it', () => {
+    const kept = { draft: { recipients: ['905321234567'], recipientsPacked: '905321234567' } };
+    expect(restoredForm(kept as unknown as Parameters<typeof restoredForm>[0])).toBeUndefined();
   });
 });
 

@@ -1,0 +1,26 @@
+import { PackedNumbers } from '../../src/sms/packed-numbers.js';
+import type { FileReading } from '../../src/tables/worker/reading.js';
+import { chunksOf, joinReading, splitReading, unpackStringsInto } from '../../src/tables/worker/wire.js';
+
+/**
+ * What crosses from the reading thread, sent as the thread sends it (each chunk copied as postMessage copies it)
+ * and put back as the pool does (src/tables/worker/pool.ts): a packed chunk of strings made into strings a slice
+ * at a time (here of 3 items, so that slices start on absent items too), a chunk of numbers kept packed.
+ */
+export function acrossThreads(reading: FileReading, slice = 3): FileReading {
+  const { head, lists } = splitReading(structuredClone(reading));
+  const received: Record<string, unknown[]> = {};
+  for (const { chunk } of chunksOf(lists)) {
+    const copy = structuredClone(chunk);
+    const list = received[copy.list] ?? [];
+    received[copy.list] = list;
+    if (copy.packed) {
+      const count = copy.packed.ends.length;
+      for (let from = 0; from < count; from += slice) {
+        unpackStringsInto(copy.packed, list, from, Math.min(count, from + slice));
+      }
+    } else if (copy.numbers) list.push(PackedNumbers.fromJoined(copy.numbers.joined, copy.numbers.count));
+    else list.push(...copy.items!);
+  }
+  return joinReading(structuredClone(head), received);
+}

@@ -171,6 +171,8 @@ export interface DraftsTable {
   key: string;
   owner: string;
   payload: string;
+  /** A long list of numbers beside the payload, a comma between them (migration 0010); null for most drafts. */
+  numbers: string | null;
   expires_at: number;
   created_at: number;
 }

@@ -614,14 +614,19 @@ export interface Draft {
   key: string;
   owner: string;
   payload: JsonValue;
+  /** The long list of numbers kept beside the payload, as it was put (absent when none was). */
+  numbers?: string;
   expiresAt: Date;
   createdAt: Date;
 }
 
 /** State kept between two interactions, which another instance may serve; it expires on its own. */
 export interface DraftsRepo {
-  /** Stores or replaces the draft under `key`. */
-  put(key: string, owner: string, payload: JsonValue, expiresAt: Date): Promise<void>;
+  /**
+   * Stores or replaces the draft under `key`. `numbers`: a long list of numbers (a comma between them) kept
+   * beside the JSON as the one ASCII string it is, not written into the JSON; found by forgetNumber too.
+   */
+  put(key: string, owner: string, payload: JsonValue, expiresAt: Date, numbers?: string): Promise<void>;
   /** The draft, unless it is missing or expired at `now`. */
   get(key: string, now: Date): Promise<Draft | undefined>;
   /** Removes and returns an unexpired draft in one statement: of two confirm clicks, only one gets it. */

@@ -706,7 +706,11 @@ export function storeContract(backend: Backend): void {
         expiresAt: at(60),
       });
       expect(await store.drafts.get('draft:V1', at(60))).toBeUndefined();
+      // A long list of numbers kept beside the payload, and gone with the draft that replaces it.
+      await store.drafts.put('draft:V1', 'U1', { text: 'file' }, at(120), '905321234567,905331234567');
+      expect((await store.drafts.get('draft:V1', at(100)))?.numbers).toBe('905321234567,905331234567');
       await store.drafts.put('draft:V1', 'U1', { text: 'edited' }, at(120));
+      expect((await store.drafts.get('draft:V1', at(100)))?.numbers).toBeUndefined();
       const taken = await Promise.all([
         store.drafts.take('draft:V1', at(100)),
         store.drafts.take('draft:V1', at(100)),
@@ -943,12 +947,12 @@ export function storeContract(backend: Backend): void {
       await store.drafts.put('d1', 'U1', { draft: { recipients: [A, B], text: 'x' } }, future);
       await store.drafts.put('d2', 'U1', { draft: { recipients: [B], text: A } }, future);
       await store.drafts.put('d3', 'U1', { draft: { recipients: [`${A}9`] } }, future);
-      // A file's numbers as lines of one string (stored-draft.ts): found whole, not inside a longer number.
-      await store.drafts.put('d4', 'U1', { draft: { recipientsPacked: `${B}\n${A}\n${B}1` } }, future);
-      await store.drafts.put('d5', 'U1', { draft: { recipientsPacked: `${A}9\n${B}` } }, future);
+      // A file's numbers beside the payload, commas between: found whole, not inside a longer number.
+      await store.drafts.put('d4', 'U1', { draft: { text: 'x' } }, future, `${B},${A},${B}1`);
+      await store.drafts.put('d5', 'U1', { draft: { text: 'x' } }, future, `${A}9,${B}`);
       expect(await store.drafts.forgetNumber(A)).toBe(3);
       expect(await store.drafts.get('d4', new Date())).toBeUndefined();
-      expect(await store.drafts.get('d5', new Date())).toBeDefined();
+      expect((await store.drafts.get('d5', new Date()))?.numbers).toBe(`${A}9,${B}`);
       await store.drafts.delete('d5');
       expect(await store.drafts.get('d1', new Date())).toBeUndefined();
       expect(await store.drafts.get('d3', new Date())).toBeDefined();

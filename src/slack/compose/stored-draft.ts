@@ -30,20 +30,15 @@ export interface StoredUpload {
  * draft keeps its messages as the template's text and each envelope's values (`compact`), not as 100,000
  * joined messages: a quarter of the JSON, which every instance writes and reads back (and SQLite writes
  * twice, through its write-ahead log). The messages are joined again, the same way, when the draft is read.
- * A draft of a file's numbers alone keeps them as their lines (`recipientsPacked`, PackedNumbers' `joined`):
- * one string for JSON.stringify to write, not 100,000 (src/sms/packed-numbers.ts).
+ * A draft of a file's numbers alone keeps them beside its JSON, as the one string they are (keptNumbers: the
+ * store's `numbers`), not in it: no 100,000 strings for JSON.stringify to write (src/sms/packed-numbers.ts).
  */
 export interface DraftToKeep {
   draft: Draft;
   compact?: CompactEnvelopes;
 }
 
-/** The stored draft's numbers as their lines, in place of `recipients`. */
-interface PackedForm {
-  recipientsPacked?: string;
-}
-
-/** What to store: the draft without its messages when they can be joined again from `compact`, its numbers packed. */
+/** What to store: the draft without its messages when they can be joined again from `compact`, nor packed numbers. */
 export function keptForm<T extends DraftToKeep>(stored: T): T {
   const packed = stored.draft.packedRecipients;
   if (!stored.compact && !packed) return stored;
@@ -55,24 +50,28 @@ export function keptForm<T extends DraftToKeep>(stored: T): T {
     if (key === 'recipients' && packed) continue;
     draft[key] = stored.draft[key as keyof Draft];
   }
-  if (packed) draft.recipientsPacked = packed.joined;
   return { ...stored, draft: draft as unknown as Draft };
 }
 
+/** The numbers to store beside keptForm's JSON (the drafts store's `numbers`): a packed draft's, else none. */
+export function keptNumbers(stored: DraftToKeep): string | undefined {
+  return stored.draft.packedRecipients?.joined;
+}
+
 /**
- * The draft as it was: its numbers made again of their lines, messages joined again from `compact` for the
- * recipients in order (a personalised draft's recipients are its envelopes' numbers). Undefined when the stored
- * form does not add up, which only a damaged row could cause: the caller treats it as expired and nothing is
- * sent.
+ * The draft as it was: its numbers made again of those stored beside it (`numbers`), messages joined again from
+ * `compact` for the recipients in order (a personalised draft's recipients are its envelopes' numbers).
+ * Undefined when the stored form does not add up, which only a damaged row could cause: the caller treats it as
+ * expired and nothing is sent.
  */
-export function restoredForm<T extends DraftToKeep>(stored: T): T | undefined {
+export function restoredForm<T extends DraftToKeep>(stored: T, numbers?: string): T | undefined {
   const { compact } = stored;
-  let draft = stored.draft;
-  const { recipientsPacked, ...rest } = draft as Draft & PackedForm;
-  if (recipientsPacked !== undefined) {
-    if (typeof recipientsPacked !== 'string' || draft.recipients !== undefined) return undefined;
-    draft = { ...rest, recipients: PackedNumbers.fromJoined(recipientsPacked).toArray() };
-  }
+  let { draft } = stored;
+  if (numbers !== undefined) {
+    // Numbers beside a draft that has its own, or none of either: not what keptForm stored.
+    if (draft.recipients !== undefined) return undefined;
+    draft = { ...draft, recipients: PackedNumbers.fromJoined(numbers).toArray() };
+  } else if (!Array.isArray(draft.recipients)) return undefined;
   if (!compact || draft.envelopes) return draft === stored.draft ? stored : { ...stored, draft };
   const envelopes = envelopesOf(draft.recipients, compact);
   return envelopes ? { ...stored, draft: { ...draft, envelopes } } : undefined;

@@ -28,7 +28,13 @@ import {
   uploadedFileOf,
   viewSchema,
 } from '../compose/state.js';
-import { type FilePick, keptForm, restoredForm, type StoredUpload } from '../compose/stored-draft.js';
+import {
+  type FilePick,
+  keptForm,
+  keptNumbers,
+  restoredForm,
+  type StoredUpload,
+} from '../compose/stored-draft.js';
 import { needsReview, promisedReview } from '../compose/submit-label.js';
 import type { SlackDeps } from '../deps.js';
 import { userMessageFor } from '../errors.js';
@@ -185,6 +191,7 @@ async function keepDraft(deps: SlackDeps, userId: string, stored: StoredDraft): 
     userId,
     keptForm(stored) as unknown as Parameters<typeof deps.store.drafts.put>[2],
     new Date(deps.now().getTime() + DRAFT_TTL_MS),
+    keptNumbers(stored),
   );
 }
 
@@ -473,7 +480,9 @@ export function confirmSubmissionHandler(deps: SlackDeps) {
     };
     const found = draftKey ? await deps.store.drafts.get(draftKey, deps.now()) : undefined;
     const stored =
-      found && found.owner === userId ? restoredForm(found.payload as unknown as StoredDraft) : undefined;
+      found && found.owner === userId
+        ? restoredForm(found.payload as unknown as StoredDraft, found.numbers)
+        : undefined;
     if (!stored) {
       await ack({
         response_action: 'update',

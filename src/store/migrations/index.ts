@@ -9,6 +9,7 @@ import * as campaigns from './0006_campaigns.js';
 import * as scheduledSends from './0007_scheduled_sends.js';
 import * as workflows from './0008_workflows.js';
 import * as forgottenNumbers from './0009_forgotten_numbers.js';
+import * as draftNumbers from './0010_draft_numbers.js';
 
 // Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
 // A new migration is a new file with the next number, appended to this list.
@@ -23,6 +24,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0007_scheduled_sends': { up: (db) => scheduledSends.up(db) },
     '0008_workflows': { up: (db) => workflows.up(db) },
     '0009_forgotten_numbers': { up: (db) => forgottenNumbers.up(db) },
+    '0010_draft_numbers': { up: (db) => draftNumbers.up(db) },
   };
   return { getMigrations: async () => migrations };
 }

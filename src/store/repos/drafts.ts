@@ -11,6 +11,7 @@ const toDraft = (r: Selectable<DraftsTable>): Draft => ({
   key: r.key,
   owner: r.owner,
   payload: JSON.parse(r.payload) as JsonValue,
+  ...(r.numbers === null ? {} : { numbers: r.numbers }),
   expiresAt: fromMillis(r.expires_at),
   createdAt: fromMillis(r.created_at),
 });
@@ -18,12 +19,13 @@ const toDraft = (r: Selectable<DraftsTable>): Draft => ({
 export function draftsRepo(ctx: RepoContext): DraftsRepo {
   const { db } = ctx;
   return {
-    put: (key, owner, payload, expiresAt) =>
+    put: (key, owner, payload, expiresAt, numbers) =>
       ctx.run(async () => {
         const text = JSON.stringify(payload);
-        const large = text.length >= LARGE_DRAFT_CHARS;
+        const size = text.length + (numbers?.length ?? 0);
+        const large = size >= LARGE_DRAFT_CHARS;
         if (large) {
-          ctx.noteWrite?.(text.length);
+          ctx.noteWrite?.(size);
           // A 100,000-row draft's JSON is made in a few milliseconds: one turn of the event loop before its
           // write, for what waits (an ack) to go first.
           await new Promise((resolve) => setImmediate(resolve));
@@ -32,6 +34,7 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
           key,
           owner,
           payload: text,
+          numbers: numbers ?? null,
           expires_at: toMillis(expiresAt),
           created_at: toMillis(ctx.now()),
         };
@@ -43,11 +46,12 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
             oc.column('key').doUpdateSet((eb) => ({
               owner: eb.ref('excluded.owner'),
               payload: eb.ref('excluded.payload'),
+              numbers: eb.ref('excluded.numbers'),
               expires_at: eb.ref('excluded.expires_at'),
             })),
           );
         // Made twice (a retry), it leaves the same row: fit to run where the store writes large values.
-        if (large && ctx.writeLarge) await ctx.writeLarge(upsert.compile(), text.length);
+        if (large && ctx.writeLarge) await ctx.writeLarge(upsert.compile(), size);
         else await upsert.execute();
       }),
 
@@ -101,14 +105,15 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
       ctx.run(async () => {
         // A draft is one send being confirmed: one that holds the number goes whole.
         const pattern = jsonStringPattern(msisdn);
-        // A draft of a file's numbers keeps them as lines of one string (no quotes around each).
-        const asLine = `%${msisdn}%`;
         const candidates = await db
           .selectFrom('drafts')
-          .select(['key', 'payload'])
-          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('payload', 'like', asLine)]))
+          .select(['key', 'payload', 'numbers'])
+          // The numbers beside a payload have no quotes around each, a comma between them.
+          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('numbers', 'like', `%${msisdn}%`)]))
           .execute();
-        const keys = candidates.filter((d) => holds(JSON.parse(d.payload), msisdn)).map((d) => d.key);
+        const keys = candidates
+          .filter((d) => holds(JSON.parse(d.payload), msisdn) || listed(d.numbers, msisdn))
+          .map((d) => d.key);
         if (keys.length === 0) return 0;
         const result = await db.deleteFrom('drafts').where('key', 'in', keys).executeTakeFirst();
         return Number(result.numDeletedRows);
@@ -116,10 +121,14 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
   };
 }
 
-/** Whether `value` holds the string `wanted` anywhere inside it: as a string, or as a line of one. */
+/** Whether the numbers kept beside a payload (a comma between them) have this one. */
+function listed(numbers: string | null, wanted: string): boolean {
+  return numbers !== null && `,${numbers},`.includes(`,${wanted},`);
+}
+
+/** Whether `value` holds the string `wanted` anywhere inside it. */
 function holds(value: unknown, wanted: string): boolean {
   if (value === wanted) return true;
-  if (typeof value === 'string') return value.includes('\n') && `\n${value}\n`.includes(`\n${wanted}\n`);
   if (Array.isArray(value)) return value.some((v) => holds(v, wanted));
   if (value && typeof value === 'object') return Object.values(value).some((v) => holds(v, wanted));
   return false;

@@ -40,7 +40,7 @@ export type ListName = 'recipients' | 'rejected' | 'to' | 'values';
 const STRING_LISTS: ReadonlySet<ListName> = new Set(['to', 'values']);
 
 /**
- * A same-text reading's numbers go as their lines (PackedNumbers' `joined`) and stay so on the main thread,
+ * A same-text reading's numbers go as one string (PackedNumbers' `joined`) and stay so on the main thread,
  * through the draft to the drafts store (src/sms/packed-numbers.ts).
  */
 const NUMBER_LISTS: ReadonlySet<ListName> = new Set(['recipients']);
@@ -189,7 +189,7 @@ export function* chunksOf(
     for (let from = 0; from < items.length; from += CHUNK) {
       const part = items.slice(from, from + CHUNK);
       if (NUMBER_LISTS.has(name)) {
-        const numbers = { joined: (part as string[]).join('\n'), count: part.length };
+        const numbers = { joined: PackedNumbers.of(part as string[]).joined, count: part.length };
         yield { chunk: { list: name, numbers }, transfer: [] };
         continue;
       }

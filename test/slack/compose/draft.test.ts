@@ -9,7 +9,7 @@ import {
   type DraftContext,
   storedDraftContext,
 } from '../../../src/slack/compose/draft.js';
-import { keptForm, restoredForm } from '../../../src/slack/compose/stored-draft.js';
+import { keptForm, keptNumbers, restoredForm } from '../../../src/slack/compose/stored-draft.js';
 import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { confirmView } from '../../../src/slack/ui/compose.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
@@ -195,7 +195,7 @@ describe('a same-text draft of a file’s numbers as the reading thread sends th
   const content = `Telefon\n${lines.join('\n')}\n${lines[5]}\nyanlış\n`;
   const opted = ['905321000000', '905321000700', '905321020993'];
 
-  it('is the draft the same file makes read here, and stays one string to the drafts store and back', async () => {
+  it('is the draft the same file makes read here, and stays one string into the drafts store and back', async () => {
     // The opt-outs as the bot looks them up: in a store.
     const store = await openStore('sqlite::memory:');
     for (const n of opted) await store.optOuts.add(n, { source: 'manual' });
@@ -213,9 +213,9 @@ describe('a same-text draft of a file’s numbers as the reading thread sends th
       if (!packed.ok) throw new Error(JSON.stringify(packed.errors));
       // The confirmation and the stored form, as the bot makes them, read no number one by one.
       const view = confirmView(packed.draft, 'draft:V1', false, undefined, packed.fileReport);
-      const kept = JSON.parse(
-        JSON.stringify(keptForm({ draft: packed.draft, channel: 'C1', rootViewId: 'V1' })),
-      );
+      const toKeep = { draft: packed.draft, channel: 'C1', rootViewId: 'V1' };
+      const expires = new Date(Date.now() + 60_000);
+      await store.drafts.put('draft:V1', 'U1', keptForm(toKeep) as never, expires, keptNumbers(toKeep));
       expect(made).not.toHaveBeenCalled();
       const read = await buildDraft(here, stored);
       if (!read.ok) throw new Error(JSON.stringify(read.errors));
@@ -224,9 +224,13 @@ describe('a same-text draft of a file’s numbers as the reading thread sends th
       expect(packed.fileReport).toEqual(read.fileReport);
       expect(read.fileReport?.optedOut).toBe(3);
       expect(JSON.stringify(view)).toContain('2,997');
-      expect(kept.draft.recipients).toBeUndefined();
-      expect(typeof kept.draft.recipientsPacked).toBe('string');
-      expect(restoredForm(kept)?.draft.recipients).toEqual(recipients);
+      const found = await store.drafts.get('draft:V1', new Date());
+      // The JSON has no numbers: they are beside it, one string.
+      expect(JSON.stringify(found?.payload)).not.toContain(recipients[0]);
+      expect(found?.numbers?.split(',')).toEqual(recipients);
+      const restored = restoredForm(found?.payload as unknown as typeof toKeep, found?.numbers);
+      expect(restored?.draft.recipients).toEqual(recipients);
+      expect(restored?.draft.totalSegments).toBe(read.draft.totalSegments);
       // Read at last (the send), the numbers are the same list.
       expect(packed.draft.recipients).toEqual(recipients);
     } finally {
@@ -235,9 +239,13 @@ describe('a same-text draft of a file’s numbers as the reading thread sends th
     }
   });
 
-  it('gives nothing for a stored form with its numbers twice, so nothing is sent from it', () => {
-    const kept = { draft: { recipients: ['905321234567'], recipientsPacked: '905321234567' } };
-    expect(restoredForm(kept as unknown as Parameters<typeof restoredForm>[0])).toBeUndefined();
+  it('gives nothing for a stored form with its numbers twice, or none, so nothing is sent from it', () => {
+    const twice = { draft: { recipients: ['905321234567'] } } as unknown as Parameters<
+      typeof restoredForm
+    >[0];
+    expect(restoredForm(twice, '905321234567')).toBeUndefined();
+    expect(restoredForm({ draft: {} } as unknown as Parameters<typeof restoredForm>[0])).toBeUndefined();
+    expect(restoredForm(twice)?.draft.recipients).toEqual(['905321234567']);
   });
 });
 

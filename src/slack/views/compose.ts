@@ -264,6 +264,13 @@ function placeOfReading(reading: FileReading): FilePlace {
   };
 }
 
+/**
+ * A turn of the event loop. The steps after a file's reading (the draft, its confirmation, the stored draft)
+ * are a few milliseconds each; chained by awaits of promises already settled, they ran as one block of
+ * 10-15 ms, and a command's ack that came meanwhile waited for all of it (bench/uploads.ts, 2026-11-27).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A Slack file object as kept with a draft: what downloads it again, nothing more. */
 function fileToKeep(file: SlackFile): StoredUpload['file'] {
   return {
@@ -304,6 +311,7 @@ async function reviewUpload(
       ...readRequestFor(input, deps.settings.defaultCountry),
       ...pick,
     });
+    await nextTurn();
     const result = await buildDraft(
       { ...input, listMembers: await listMembers(deps, input.listName), file: { name: file.name, reading } },
       draftContext(deps),
@@ -312,6 +320,7 @@ async function reviewUpload(
       await problem(Object.values(result.errors), placeOfReading(reading));
       return;
     }
+    await nextTurn();
     const { rejected, ...report } = result.fileReport ?? { rejected: undefined };
     const stored: StoredDraft = {
       draft: result.draft,
@@ -347,7 +356,7 @@ async function reviewUpload(
     const shown = show(confirmation);
     try {
       // One turn of the event loop first, for the request to reach the socket: SQLite writes synchronously.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await keepDraft(deps, userId, stored);
     } catch (error) {
       await shown;

@@ -143,7 +143,7 @@ export function sqliteThread(
         busyTimeoutMs,
         everyMs: EVERY_MS,
       },
-      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
       stdout: true,
       stderr: true,
     });

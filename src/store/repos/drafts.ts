@@ -50,9 +50,13 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
               expires_at: eb.ref('excluded.expires_at'),
             })),
           );
-        // Made twice (a retry), it leaves the same row: fit to run where the store writes large values.
-        if (large && ctx.writeLarge) await ctx.writeLarge(upsert.compile(), size);
-        else await upsert.execute();
+        // Made twice (a retry), it leaves the same row: fit to run where the store writes large values. Only when
+        // what makes it large is the numbers, one ASCII string: a large JSON (a personalised draft's values, two
+        // bytes a character) would be copied twice more to cross, +35-60 MiB at the peak of a 100,000-row
+        // personalised file (bench/files.ts, 2026-11-27), and it is stringified here anyway.
+        if (large && ctx.writeLarge && text.length < LARGE_DRAFT_CHARS) {
+          await ctx.writeLarge(upsert.compile(), size);
+        } else await upsert.execute();
       }),
 
     get: (key, now) =>

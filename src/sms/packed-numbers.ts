@@ -83,3 +83,25 @@ export class PackedNumbers {
     return new PackedNumbers(runs.join(SEPARATOR), this.count - removed);
   }
 }
+
+/**
+ * Gives `target` a `recipients` list made of `packed` when first read, and kept from then on (a draft, a file's
+ * reading: correct wherever they are read, copied or written as JSON). Set to another list, the packed numbers
+ * (at `packedKey`) are no longer the target's and go.
+ */
+export function withRecipientsOf<T extends object>(target: T, packed: PackedNumbers, packedKey: string): T {
+  let made: string[] | undefined;
+  Object.defineProperty(target, 'recipients', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      made ??= packed.toArray();
+      return made;
+    },
+    set: (value: string[]) => {
+      made = value;
+      Reflect.deleteProperty(target, packedKey);
+    },
+  });
+  return target;
+}

@@ -1,7 +1,7 @@
 import type { CsvError, TableRow } from '../sms/csv.js';
 import { foldCase } from '../sms/fold.js';
 import { type CountryCode, msisdnOf } from '../sms/numbers.js';
-import type { PackedNumbers } from '../sms/packed-numbers.js';
+import { type PackedNumbers, withRecipientsOf } from '../sms/packed-numbers.js';
 import { readPhoneCell } from '../sms/phone-cell.js';
 import { Repeats } from '../sms/repeats.js';
 import { looksLikeNumber } from './cell-kinds.js';
@@ -57,20 +57,7 @@ export function withPackedNumbers(
   recipients: Omit<FileRecipients, 'recipients' | 'packed'>,
   packed: PackedNumbers,
 ): FileRecipients {
-  let made: string[] | undefined;
-  const result = { ...recipients, packed } as FileRecipients;
-  Object.defineProperty(result, 'recipients', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      made ??= packed.toArray();
-      return made;
-    },
-    set: (value: string[]) => {
-      made = value;
-    },
-  });
-  return result;
+  return withRecipientsOf({ ...recipients, packed } as FileRecipients, packed, 'packed');
 }
 
 export { phoneColumnByName } from './column-names.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberSet } from '../../src/sms/number-set.js';
-import { PackedNumbers } from '../../src/sms/packed-numbers.js';
+import { PackedNumbers, withRecipientsOf } from '../../src/sms/packed-numbers.js';
 
 // Numbers as gateway form has them (digits, some with a +), short and odd ones too: the set's fast path keys
 // on the last four digits.
@@ -45,5 +45,19 @@ describe('numbers kept packed', () => {
         },
       ),
     );
+  });
+
+  it('give a list its recipients when first read, the same list after, and go when another list is set', () => {
+    const packed = PackedNumbers.of(['905321234567', '905331234567']);
+    const draft = withRecipientsOf(
+      { packed } as { packed?: PackedNumbers; recipients: string[] },
+      packed,
+      'packed',
+    );
+    expect(JSON.parse(JSON.stringify(draft)).recipients).toEqual(['905321234567', '905331234567']);
+    expect(draft.recipients).toBe(draft.recipients);
+    draft.recipients = ['905341234567'];
+    expect(draft.recipients).toEqual(['905341234567']);
+    expect(draft.packed).toBeUndefined();
   });
 });

@@ -29,7 +29,7 @@ import {
   unsendableCharacters,
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
-import { PackedNumbers } from '../../sms/packed-numbers.js';
+import { PackedNumbers, withRecipientsOf } from '../../sms/packed-numbers.js';
 import { withoutPlaceholders } from '../../sms/personalise.js';
 import type { ColumnChoice, FileRecipients, RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
@@ -133,21 +133,7 @@ export interface Draft {
 
 /** A draft whose recipients stay packed until read: `recipients` is made of `packed` then, and kept. */
 export function withPackedRecipients(fields: Omit<Draft, 'recipients'>, packed: PackedNumbers): Draft {
-  const draft = { ...fields } as Draft;
-  let made: string[] | undefined;
-  Object.defineProperty(draft, 'recipients', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      made ??= packed.toArray();
-      return made;
-    },
-    set: (value: string[]) => {
-      // Given other numbers, the packed ones are no longer the draft's.
-      made = value;
-      Reflect.deleteProperty(draft, 'packedRecipients');
-    },
-  });
+  const draft = withRecipientsOf({ ...fields } as Draft, packed, 'packedRecipients');
   Object.defineProperty(draft, 'packedRecipients', { value: packed, enumerable: false, configurable: true });
   return draft;
 }

@@ -79,7 +79,8 @@ async function openSqlite(target: SqliteTarget, options: StoreOptions, logger: L
             ),
           warning: (reason) => logger.warn({ target: target.masked, reason }, 'WAL checkpoint failed'),
         });
-  return assemble('sqlite', target, db, resilience, async () => truncateWal(raw), thread);
+  const eraseResidue = thread ? () => thread.truncateWal() : async () => truncateWal(raw);
+  return assemble('sqlite', target, db, resilience, eraseResidue, thread);
 }
 
 async function openPostgres(target: PostgresTarget, options: StoreOptions, logger: Logger): Promise<Store> {

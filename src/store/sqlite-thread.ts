@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { truncateWal } from './sqlite.js';
 
 /**
  * A thread of the SQLite store's own, with its own connection to the file, for the work that would hold the
@@ -50,6 +51,15 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (message.type === 'truncate') {
+    try {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)');
+      parentPort.postMessage({ type: 'ran', id: message.id, busy: Boolean(result && result.busy) });
+    } catch (error) {
+      parentPort.postMessage({ type: 'ran', id: message.id, busy: true });
+    }
+    return;
+  }
   try {
     db.prepare(message.sql).run(...message.parameters);
     parentPort.postMessage({ type: 'ran', id: message.id });
@@ -85,6 +95,12 @@ export interface SqliteThread {
    * Rejects with SQLite's error (its `code` kept) when the statement fails.
    */
   write(query: CompiledWrite, chars: number): Promise<void>;
+  /**
+   * After an erasure: the WAL copied into the file and emptied (sqlite.ts truncateWal), by the thread's connection
+   * while the thread runs (its own checkpoints would make the main connection's attempt give up at once), else
+   * by the main one. False when a reader kept part of the WAL.
+   */
+  truncateWal(): Promise<boolean>;
   /** Ends the thread (its connection closed first); the main connection is closed after this. */
   close(): Promise<void>;
 }
@@ -92,11 +108,12 @@ export interface SqliteThread {
 type ThreadMessage =
   | { type: 'ready' }
   | { type: 'warning'; message: string }
-  | { type: 'ran'; id: number; error?: { message: string; code?: string } };
+  | { type: 'ran'; id: number; error?: { message: string; code?: string }; busy?: boolean };
 
 interface Pending {
-  query: CompiledWrite;
-  resolve(): void;
+  /** A write, or the WAL truncated (`query` absent: resolved with whether it was). */
+  query?: CompiledWrite;
+  resolve(truncated?: boolean): void;
   reject(error: Error): void;
 }
 
@@ -116,6 +133,10 @@ export function sqliteThread(
 
   const onMain = (job: Pending) => {
     try {
+      if (!job.query) {
+        job.resolve(truncateWal(db));
+        return;
+      }
       db.prepare(job.query.sql).run(...job.query.parameters);
       job.resolve();
     } catch (error) {
@@ -161,7 +182,7 @@ export function sqliteThread(
         if (!job) return;
         pending.delete(message.id);
         if (pending.size === 0) thread.unref();
-        if (!message.error) job.resolve();
+        if (!message.error) job.resolve(message.busy === undefined ? undefined : !message.busy);
         else job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
       }
     });
@@ -185,7 +206,7 @@ export function sqliteThread(
     },
     write(query, chars) {
       return new Promise<void>((resolve, reject) => {
-        const job: Pending = { query, resolve, reject };
+        const job: Pending = { query, resolve: () => resolve(), reject };
         const thread = threadFor(chars);
         if (!thread) {
           onMain(job);
@@ -195,6 +216,20 @@ export function sqliteThread(
         pending.set(id, job);
         thread.ref();
         thread.postMessage({ type: 'run', id, sql: query.sql, parameters: query.parameters });
+      });
+    },
+    truncateWal() {
+      return new Promise<boolean>((resolve, reject) => {
+        const job: Pending = { resolve: (truncated) => resolve(truncated === true), reject };
+        const thread = worker;
+        if (!thread) {
+          onMain(job);
+          return;
+        }
+        const id = nextId++;
+        pending.set(id, job);
+        thread.ref();
+        thread.postMessage({ type: 'truncate', id });
       });
     },
     async close() {

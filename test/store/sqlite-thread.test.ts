@@ -81,4 +81,36 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
     expect(bytes.includes(Buffer.from(first.at(-1)!))).toBe(false);
     expect(bytes.includes(Buffer.from(second.at(-1)!))).toBe(true);
   });
+
+  it('a draft put after a large one under the same key is the one kept, though the large one went to the thread', async () => {
+    const tmp = tempDir();
+    dirs.push(tmp);
+    const store = await openStore(`sqlite:${join(tmp.dir, 'smsops.db')}`);
+    const expires = new Date(Date.now() + 60_000);
+    const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`).join(',');
+    // The first large write starts the thread and waits for it; the second file's small draft comes meanwhile.
+    const first = store.drafts.put('draft:V1', 'U1', { text: 'A' }, expires, numbers);
+    const second = store.drafts.put('draft:V1', 'U1', { text: 'B' }, expires);
+    const seen = store.drafts.get('draft:V1', new Date());
+    await Promise.all([first, second]);
+    expect((await seen)?.payload).toEqual({ text: 'B' });
+    const kept = await store.drafts.get('draft:V1', new Date());
+    expect(kept?.payload).toEqual({ text: 'B' });
+    expect(kept?.numbers).toBeUndefined();
+    await store.close();
+  });
+
+  it('after an erasure, the WAL is emptied by the thread that checkpoints it', async () => {
+    const tmp = tempDir();
+    dirs.push(tmp);
+    const path = join(tmp.dir, 'smsops.db');
+    const store = await openStore(`sqlite:${path}`);
+    const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
+    await store.drafts.put('draft:V1', 'U1', { text: 'A' }, new Date(Date.now() + 60_000), numbers.join(','));
+    expect(await store.drafts.forgetNumber(numbers[7]!)).toBe(1);
+    expect(await store.eraseResidue()).toBe(true);
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect(readFileSync(path).includes(Buffer.from(numbers[7]!))).toBe(false);
+    await store.close();
+  });
 });

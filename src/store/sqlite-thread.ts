@@ -196,6 +196,21 @@ export function sqliteThread(
     worker = thread;
     return thread;
   };
+  /** A job for the thread, answered by its id; on the main connection at once when there is no thread. */
+  const submit = (thread: Worker | undefined, job: Pending) => {
+    if (!thread) {
+      onMain(job);
+      return;
+    }
+    const id = nextId++;
+    pending.set(id, job);
+    thread.ref();
+    thread.postMessage(
+      job.query
+        ? { type: 'run', id, sql: job.query.sql, parameters: job.query.parameters }
+        : { type: 'truncate', id },
+    );
+  };
   const threadFor = (chars: number): Worker | undefined => {
     if (worker || closed || gaveUp || chars < LARGE_WRITE_CHARS) return worker;
     return start();
@@ -206,30 +221,12 @@ export function sqliteThread(
     },
     write(query, chars) {
       return new Promise<void>((resolve, reject) => {
-        const job: Pending = { query, resolve: () => resolve(), reject };
-        const thread = threadFor(chars);
-        if (!thread) {
-          onMain(job);
-          return;
-        }
-        const id = nextId++;
-        pending.set(id, job);
-        thread.ref();
-        thread.postMessage({ type: 'run', id, sql: query.sql, parameters: query.parameters });
+        submit(threadFor(chars), { query, resolve: () => resolve(), reject });
       });
     },
     truncateWal() {
       return new Promise<boolean>((resolve, reject) => {
-        const job: Pending = { resolve: (truncated) => resolve(truncated === true), reject };
-        const thread = worker;
-        if (!thread) {
-          onMain(job);
-          return;
-        }
-        const id = nextId++;
-        pending.set(id, job);
-        thread.ref();
-        thread.postMessage({ type: 'truncate', id });
+        submit(worker, { resolve: (truncated) => resolve(truncated === true), reject });
       });
     },
     async close() {

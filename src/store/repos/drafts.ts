@@ -22,129 +22,115 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
   // (sqlite-thread.ts), everything else here, and a draft put after it under the same key (another file, a
   // pick) must not be overwritten by it, nor a get or a forget run before it lands.
   let last: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(op: () => Promise<T>): Promise<T> => {
-    const next = last.then(op, op);
+  const inTurn = <T>(op: (attempt: number) => Promise<T>): Promise<T> => {
+    const next = last.then(() => ctx.run(op));
     last = next.catch(() => undefined);
     return next;
   };
   return {
     put: (key, owner, payload, expiresAt, numbers) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const text = JSON.stringify(payload);
-          const size = text.length + (numbers?.length ?? 0);
-          const large = size >= LARGE_DRAFT_CHARS;
-          if (large) {
-            ctx.noteWrite?.(size);
-            // A 100,000-row draft's JSON is made in a few milliseconds: one turn of the event loop before its
-            // write, for what waits (an ack) to go first.
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-          const values = {
-            key,
-            owner,
-            payload: text,
-            numbers: numbers ?? null,
-            expires_at: toMillis(expiresAt),
-            created_at: toMillis(ctx.now()),
-          };
-          const upsert = db
-            .insertInto('drafts')
-            .values(values)
-            // The new row's own values, bound once: a 100,000-recipient draft is megabytes of JSON.
-            .onConflict((oc) =>
-              oc.column('key').doUpdateSet((eb) => ({
-                owner: eb.ref('excluded.owner'),
-                payload: eb.ref('excluded.payload'),
-                numbers: eb.ref('excluded.numbers'),
-                expires_at: eb.ref('excluded.expires_at'),
-              })),
-            );
-          // Made twice (a retry), it leaves the same row: fit to run where the store writes large values. Only when
-          // what makes it large is the numbers, one ASCII string: a large JSON (a personalised draft's values, two
-          // bytes a character) would be copied twice more to cross, +35-60 MiB at the peak of a 100,000-row
-          // personalised file (bench/files.ts, 2026-11-27), and it is stringified here anyway.
-          if (large && ctx.writeLarge && text.length < LARGE_DRAFT_CHARS) {
-            await ctx.writeLarge(upsert.compile(), size);
-          } else await upsert.execute();
-        }),
-      ),
+      inTurn(async () => {
+        const text = JSON.stringify(payload);
+        const size = text.length + (numbers?.length ?? 0);
+        const large = size >= LARGE_DRAFT_CHARS;
+        if (large) {
+          ctx.noteWrite?.(size);
+          // A 100,000-row draft's JSON is made in a few milliseconds: one turn of the event loop before its
+          // write, for what waits (an ack) to go first.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const values = {
+          key,
+          owner,
+          payload: text,
+          numbers: numbers ?? null,
+          expires_at: toMillis(expiresAt),
+          created_at: toMillis(ctx.now()),
+        };
+        const upsert = db
+          .insertInto('drafts')
+          .values(values)
+          // The new row's own values, bound once: a 100,000-recipient draft is megabytes of JSON.
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet((eb) => ({
+              owner: eb.ref('excluded.owner'),
+              payload: eb.ref('excluded.payload'),
+              numbers: eb.ref('excluded.numbers'),
+              expires_at: eb.ref('excluded.expires_at'),
+            })),
+          );
+        // Made twice (a retry), it leaves the same row: fit to run where the store writes large values. Only when
+        // what makes it large is the numbers, one ASCII string: a large JSON (a personalised draft's values, two
+        // bytes a character) would be copied twice more to cross, +35-60 MiB at the peak of a 100,000-row
+        // personalised file (bench/files.ts, 2026-11-27), and it is stringified here anyway.
+        if (large && ctx.writeLarge && text.length < LARGE_DRAFT_CHARS) {
+          await ctx.writeLarge(upsert.compile(), size);
+        } else await upsert.execute();
+      }),
 
     get: (key, now) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const row = await db
-            .selectFrom('drafts')
-            .selectAll()
-            .where('key', '=', key)
-            .where('expires_at', '>', toMillis(now))
-            .executeTakeFirst();
-          return row ? toDraft(row) : undefined;
-        }),
-      ),
+      inTurn(async () => {
+        const row = await db
+          .selectFrom('drafts')
+          .selectAll()
+          .where('key', '=', key)
+          .where('expires_at', '>', toMillis(now))
+          .executeTakeFirst();
+        return row ? toDraft(row) : undefined;
+      }),
 
     take: (key, now) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const row = await db
-            .deleteFrom('drafts')
-            .where('key', '=', key)
-            .where('expires_at', '>', toMillis(now))
-            .returningAll()
-            .executeTakeFirst();
-          return row ? toDraft(row) : undefined;
-        }),
-      ),
+      inTurn(async () => {
+        const row = await db
+          .deleteFrom('drafts')
+          .where('key', '=', key)
+          .where('expires_at', '>', toMillis(now))
+          .returningAll()
+          .executeTakeFirst();
+        return row ? toDraft(row) : undefined;
+      }),
 
     delete: (key) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const result = await db.deleteFrom('drafts').where('key', '=', key).executeTakeFirst();
-          return result.numDeletedRows > 0n;
-        }),
-      ),
+      inTurn(async () => {
+        const result = await db.deleteFrom('drafts').where('key', '=', key).executeTakeFirst();
+        return result.numDeletedRows > 0n;
+      }),
 
     pruneExpired: (now) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const result = await db
-            .deleteFrom('drafts')
-            .where('expires_at', '<=', toMillis(now))
-            .executeTakeFirst();
-          return Number(result.numDeletedRows);
-        }),
-      ),
+      inTurn(async () => {
+        const result = await db
+          .deleteFrom('drafts')
+          .where('expires_at', '<=', toMillis(now))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
 
     purgeCreatedBefore: (before) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          const result = await db
-            .deleteFrom('drafts')
-            .where('created_at', '<', toMillis(before))
-            .executeTakeFirst();
-          return Number(result.numDeletedRows);
-        }),
-      ),
+      inTurn(async () => {
+        const result = await db
+          .deleteFrom('drafts')
+          .where('created_at', '<', toMillis(before))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
 
     forgetNumber: (msisdn) =>
-      inTurn(() =>
-        ctx.run(async () => {
-          // A draft is one send being confirmed: one that holds the number goes whole.
-          const pattern = jsonStringPattern(msisdn);
-          const candidates = await db
-            .selectFrom('drafts')
-            .select(['key', 'payload', 'numbers'])
-            // The numbers beside a payload have no quotes around each, a comma between them.
-            .where((eb) => eb.or([eb('payload', 'like', pattern), eb('numbers', 'like', `%${msisdn}%`)]))
-            .execute();
-          const keys = candidates
-            .filter((d) => holds(JSON.parse(d.payload), msisdn) || listed(d.numbers, msisdn))
-            .map((d) => d.key);
-          if (keys.length === 0) return 0;
-          const result = await db.deleteFrom('drafts').where('key', 'in', keys).executeTakeFirst();
-          return Number(result.numDeletedRows);
-        }),
-      ),
+      inTurn(async () => {
+        // A draft is one send being confirmed: one that holds the number goes whole.
+        const pattern = jsonStringPattern(msisdn);
+        const candidates = await db
+          .selectFrom('drafts')
+          .select(['key', 'payload', 'numbers'])
+          // The numbers beside a payload have no quotes around each, a comma between them.
+          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('numbers', 'like', `%${msisdn}%`)]))
+          .execute();
+        const keys = candidates
+          .filter((d) => holds(JSON.parse(d.payload), msisdn) || listed(d.numbers, msisdn))
+          .map((d) => d.key);
+        if (keys.length === 0) return 0;
+        const result = await db.deleteFrom('drafts').where('key', 'in', keys).executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }),
   };
 }
 

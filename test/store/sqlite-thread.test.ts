@@ -20,12 +20,16 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) dir.remove();
   });
-
-  it('after a large draft, the draft reaches the database file while the main thread does nothing', async () => {
+  /** A store on a new file in a folder of its own, removed after the test. */
+  const openInNewFolder = async () => {
     const tmp = tempDir();
     dirs.push(tmp);
     const path = join(tmp.dir, 'smsops.db');
-    const store = await openStore(`sqlite:${path}`);
+    return { store: await openStore(`sqlite:${path}`), path };
+  };
+
+  it('after a large draft, the draft reaches the database file while the main thread does nothing', async () => {
+    const { store, path } = await openInNewFolder();
     const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
     const fileBefore = statSync(path).size;
     await store.drafts.put('draft:big', 'U1', { recipients: numbers }, new Date(Date.now() + 60_000));
@@ -41,10 +45,7 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
   });
 
   it('small writes only: no thread, and the file is written by the connection itself when it closes', async () => {
-    const tmp = tempDir();
-    dirs.push(tmp);
-    const path = join(tmp.dir, 'smsops.db');
-    const store = await openStore(`sqlite:${path}`);
+    const { store, path } = await openInNewFolder();
     const fileBefore = statSync(path).size;
     const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
     // Many drafts, each below the size that starts the thread: the WAL grows, nothing copies it while blocked.
@@ -63,10 +64,7 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
   });
 
   it('a large draft replaced by a smaller one leaves none of its numbers in the file (written from the thread)', async () => {
-    const tmp = tempDir();
-    dirs.push(tmp);
-    const path = join(tmp.dir, 'smsops.db');
-    const store = await openStore(`sqlite:${path}`);
+    const { store, path } = await openInNewFolder();
     const expires = new Date(Date.now() + 60_000);
     const first = Array.from({ length: 60_000 }, (_, i) => `90533${String(7_000_000 + i)}`);
     const second = Array.from({ length: 25_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
@@ -83,9 +81,7 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
   });
 
   it('a draft put after a large one under the same key is the one kept, though the large one went to the thread', async () => {
-    const tmp = tempDir();
-    dirs.push(tmp);
-    const store = await openStore(`sqlite:${join(tmp.dir, 'smsops.db')}`);
+    const { store } = await openInNewFolder();
     const expires = new Date(Date.now() + 60_000);
     const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`).join(',');
     // The first large write starts the thread and waits for it; the second file's small draft comes meanwhile.
@@ -101,10 +97,7 @@ describe('SQLite checkpoints and large writes off the event loop', () => {
   });
 
   it('after an erasure, the WAL is emptied by the thread that checkpoints it', async () => {
-    const tmp = tempDir();
-    dirs.push(tmp);
-    const path = join(tmp.dir, 'smsops.db');
-    const store = await openStore(`sqlite:${path}`);
+    const { store, path } = await openInNewFolder();
     const numbers = Array.from({ length: 40_000 }, (_, i) => `90532${String(1_000_000 + i)}`);
     await store.drafts.put('draft:V1', 'U1', { text: 'A' }, new Date(Date.now() + 60_000), numbers.join(','));
     expect(await store.drafts.forgetNumber(numbers[7]!)).toBe(1);

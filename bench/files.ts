@@ -149,7 +149,11 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   const storeMs: number[] = [];
   const floorMs: number[] = [];
   let recipients = 0;
-  for (let i = 0; i < REPETITIONS; i++) {
+  // One pass in a function of its own: what a pass made (the draft, the floor's 100 bodies with their 100,000
+  // joined messages) dies with its frame. Written in the loop's body, an async function's locals outlived their
+  // iteration (V8 keeps them in the suspended frame), so each pass ran beside the last one's draft and bodies:
+  // 19 MB of joined messages and 300,000 strings more at its peak (a heap snapshot, 2026-11-27).
+  const pass = async () => {
     const stalls = monitorEventLoopDelay({ resolution: 1 });
     stalls.enable();
     const started = performance.now();
@@ -186,6 +190,9 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     const floorStarted = performance.now();
     for (const body of bodies) JSON.stringify(body);
     floorMs.push(performance.now() - floorStarted);
+  };
+  for (let i = 0; i < REPETITIONS; i++) {
+    await pass();
     // Each pass on its own: the previous pass's garbage is not left to add to the next one's peak.
     global.gc?.();
   }

@@ -3,6 +3,7 @@ import { countPiece } from './encoding.js';
 import { foldCase } from './fold.js';
 import { plainNumberText } from './number-text.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
+import type { StringList } from './packed-strings.js';
 import { readPhoneCell } from './phone-cell.js';
 import { Repeats } from './repeats.js';
 import { trimmed } from './trim.js';
@@ -38,18 +39,19 @@ export interface RenderedEnvelopes {
   /**
    * What each message was joined from: the template's text around its placeholders (`literals`, one more than
    * the placeholders) and, by line, the values put between them (`values[line * (literals.length - 1) + i]`).
-   * A draft can be stored as these instead of its messages (see joinMessage).
+   * A draft can be stored as these instead of its messages (see joinMessage). An array as addressRows makes
+   * them; packed (PackedStrings) once they crossed from the reading thread.
    */
-  pieces: { literals: string[]; valuesByLine: string[] };
+  pieces: { literals: string[]; valuesByLine: StringList };
 }
 
 /** A message from the template's text around its placeholders and a row's values: renderEnvelopes' join. */
-export function joinMessage(literals: readonly string[], values: readonly string[], from: number): string {
+export function joinMessage(literals: readonly string[], values: StringList, from: number): string {
   if (literals.length === 1) return literals[0]!;
   const pieces: string[] = new Array(literals.length * 2 - 1);
   for (let i = 0; i < literals.length; i++) {
     pieces[i * 2] = literals[i]!;
-    if (i > 0) pieces[i * 2 - 1] = values[from + i - 1] ?? '';
+    if (i > 0) pieces[i * 2 - 1] = values.at(from + i - 1) ?? '';
   }
   return pieces.join('');
 }

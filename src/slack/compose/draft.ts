@@ -30,6 +30,7 @@ import {
 } from '../../sms/index.js';
 import { NumberSet } from '../../sms/number-set.js';
 import { PackedNumbers, withRecipientsOf } from '../../sms/packed-numbers.js';
+import { PackedStrings } from '../../sms/packed-strings.js';
 import { withoutPlaceholders } from '../../sms/personalise.js';
 import type { ColumnChoice, FileRecipients, RejectedRow } from '../../tables/file-recipients.js';
 import type { ColumnsWanted, Table } from '../../tables/table-file.js';
@@ -155,7 +156,8 @@ export function firstRecipient(draft: Pick<Draft, 'recipients' | 'packedRecipien
  */
 export interface CompactEnvelopes {
   literals: string[];
-  values: string[];
+  /** An array, or packed (a file read by the reading thread): as JSON, PackedStrings writes its own form. */
+  values: string[] | PackedStrings;
 }
 
 export type DraftResult =
@@ -723,14 +725,21 @@ function personalisedFromFile(
   return { rows, addressed, report };
 }
 
-/** The values of each envelope left (after rejections and opt-outs), in envelope order. */
+/**
+ * The values of each envelope left (after rejections and opt-outs), in envelope order: packed when the reading
+ * thread's were (the runs between the rows left out copied whole), else an array as addressRows made it.
+ */
 function compactOf(rows: Addressees, pieces: AddressedRows['pieces']): CompactEnvelopes {
   const placeholders = pieces.literals.length - 1;
+  const { valuesByLine } = pieces;
+  if (valuesByLine instanceof PackedStrings) {
+    return { literals: pieces.literals, values: valuesByLine.gather(rows.lines, placeholders) };
+  }
   const count = rows.to.length;
   const values: string[] = new Array(count * placeholders);
   for (let e = 0; e < count; e++) {
     const from = rows.lines[e]! * placeholders;
-    for (let i = 0; i < placeholders; i++) values[e * placeholders + i] = pieces.valuesByLine[from + i]!;
+    for (let i = 0; i < placeholders; i++) values[e * placeholders + i] = valuesByLine.at(from + i)!;
   }
   return { literals: pieces.literals, values };
 }

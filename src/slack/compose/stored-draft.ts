@@ -1,4 +1,5 @@
 import { PackedNumbers } from '../../sms/packed-numbers.js';
+import { PackedStrings } from '../../sms/packed-strings.js';
 import { type CompactEnvelopes, type ComposeInput, type Draft, envelopesOf } from './draft.js';
 
 /** Where the person asked the file to be read from: a sheet by name, a number column by index; else the reader's choice. */
@@ -29,7 +30,8 @@ export interface StoredUpload {
  * A draft as the drafts store keeps it between the confirmation and the click that sends it. A personalised
  * draft keeps its messages as the template's text and each envelope's values (`compact`), not as 100,000
  * joined messages: a quarter of the JSON, which every instance writes and reads back (and SQLite writes
- * twice, through its write-ahead log). The messages are joined again, the same way, when the draft is read.
+ * twice, through its write-ahead log). A file's values are packed (PackedStrings): one string and their ends,
+ * not 200,000 strings for JSON.stringify to write one by one. The messages are joined again, the same way, when the draft is read.
  * A draft of a file's numbers alone keeps them beside its JSON, as the one string they are (keptNumbers: the
  * store's `numbers`), not in it: no 100,000 strings for JSON.stringify to write (src/sms/packed-numbers.ts).
  */
@@ -65,8 +67,14 @@ export function keptNumbers(stored: DraftToKeep): string | undefined {
  * expired and nothing is sent.
  */
 export function restoredForm<T extends DraftToKeep>(stored: T, numbers?: string): T | undefined {
-  const { compact } = stored;
+  let { compact } = stored;
   let { draft } = stored;
+  if (compact && !Array.isArray(compact.values)) {
+    // Packed values as PackedStrings wrote them as JSON (a file's draft): read back, or the row was damaged.
+    const values = PackedStrings.fromJSON(compact.values);
+    if (!values) return undefined;
+    compact = { ...compact, values };
+  }
   if (numbers !== undefined) {
     // Numbers beside a draft that has its own, or none of either: not what keptForm stored.
     if (draft.recipients !== undefined) return undefined;
@@ -74,5 +82,5 @@ export function restoredForm<T extends DraftToKeep>(stored: T, numbers?: string)
   } else if (!Array.isArray(draft.recipients)) return undefined;
   if (!compact || draft.envelopes) return draft === stored.draft ? stored : { ...stored, draft };
   const envelopes = envelopesOf(draft.recipients, compact);
-  return envelopes ? { ...stored, draft: { ...draft, envelopes } } : undefined;
+  return envelopes ? { ...stored, compact, draft: { ...draft, envelopes } } : undefined;
 }

@@ -1,16 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { PackedNumbers } from '../../sms/packed-numbers.js';
+import { PackedStrings } from '../../sms/packed-strings.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
-import {
-  type FromReader,
-  joinReading,
-  type ListName,
-  type PackedStrings,
-  type ToReader,
-  unpackStringsInto,
-} from './wire.js';
+import { type FromReader, joinReading, KEPT_PACKED, type ListName, type ToReader } from './wire.js';
 
 /**
  * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
@@ -194,7 +188,14 @@ class ReaderThread {
         const list = this.received[message.list] ?? [];
         this.received[message.list] = list;
         if (message.packed) {
-          void this.unpackInSlices(job, message.packed, list);
+          const packed = PackedStrings.from(message.packed);
+          if (!KEPT_PACKED.has(message.list)) {
+            void this.unpackInSlices(job, packed, list);
+            return;
+          }
+          // Kept packed: made into strings only when the send joins the messages (joinReading).
+          list.push(packed);
+          this.worker.postMessage({ type: 'more' } satisfies ToReader);
           return;
         }
         if (message.numbers) {
@@ -239,14 +240,14 @@ class ReaderThread {
    * behind it (bench/uploads.ts, 2026-11-27).
    */
   private async unpackInSlices(job: Job, packed: PackedStrings, list: unknown[]): Promise<void> {
-    const count = packed.ends.length;
+    const count = packed.length;
     for (let from = 0; from < count; from += UNPACK_SLICE) {
       if (from > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         // Timed out or ended meanwhile: the job has had its answer.
         if (this.job !== job) return;
       }
-      unpackStringsInto(packed, list, from, Math.min(count, from + UNPACK_SLICE));
+      packed.unpackInto(list, from, Math.min(count, from + UNPACK_SLICE));
     }
     this.worker.postMessage({ type: 'more' } satisfies ToReader);
   }

@@ -1,4 +1,5 @@
 import { PackedNumbers } from '../../sms/packed-numbers.js';
+import { PackedStrings } from '../../sms/packed-strings.js';
 import { withPackedNumbers } from '../file-recipients.js';
 import type { FileReading } from './reading.js';
 
@@ -9,7 +10,9 @@ import type { FileReading } from './reading.js';
  * by one. Sent in one message instead, packed, the answer came no sooner and the main thread's longest stall in
  * a 100,000-row compose doubled (22 -> 43 ms, bench/files.ts, 2026-11-27). Not smaller: each chunk is a round
  * trip between the threads (at 10,000 a 100,000-row personalised file took 100-150 ms more than read in one
- * thread). Typed arrays are moved, not copied (the transfer list).
+ * thread). Typed arrays are moved, not copied (the transfer list). The message values, kept packed on the main
+ * thread (KEPT_PACKED), go in one message: the main thread makes no string of them, so parts would only add
+ * round trips (the answer's way for a 100,000-row personalised file: 100-120 -> 65-77 ms, 2026-11-27).
  */
 export const CHUNK = 50_000;
 
@@ -36,8 +39,20 @@ export type FromReader =
 /** The lists that go in chunks, by name. */
 export type ListName = 'recipients' | 'rejected' | 'to' | 'values';
 
-/** The lists of strings: numbers, message values. The rest (refused rows, few) go as they are. */
+/**
+ * The lists of strings (a personalised reading's numbers, its message values) go packed (PackedStrings): a
+ * chunk's copy is of two flat buffers, not of 50,000 strings one by one (issue 28: a 100,000-row personalised
+ * file's answer took 300-550 ms from the read's end to the main thread, as long as the read itself, on a loaded
+ * 2-core machine).
+ */
 const STRING_LISTS: ReadonlySet<ListName> = new Set(['to', 'values']);
+
+/**
+ * Of those, the lists that stay packed on the main thread, as PackedStrings, and cross whole: the message values,
+ * joined into messages only at the send (src/sms/packed-strings.ts). A personalised reading's numbers are made
+ * into strings (the draft filters and counts them), a slice at a time.
+ */
+export const KEPT_PACKED: ReadonlySet<ListName> = new Set(['values']);
 
 /**
  * A same-text reading's numbers go as one string (PackedNumbers' `joined`) and stay so on the main thread,
@@ -45,61 +60,16 @@ const STRING_LISTS: ReadonlySet<ListName> = new Set(['to', 'values']);
  */
 const NUMBER_LISTS: ReadonlySet<ListName> = new Set(['recipients']);
 
-/**
- * A chunk of strings as one string and where each ends: two flat buffers to copy, where 50,000 strings were
- * 50,000 objects for the reading thread to write and this one to make again, one by one (issue 28: a
- * 100,000-row personalised file's answer took 300-550 ms from the read's end to the main thread, as long as
- * the read itself, on a loaded 2-core machine). `ends[i]` is where item i ends in `text`, or `~start` for an
- * item that is not there (a line with no message has no values).
- */
-export interface PackedStrings {
+/** A packed chunk as it arrives: a PackedStrings' two parts, its class lost in the copy. */
+export interface PackedChunk {
   text: string;
   ends: Int32Array;
 }
 
 type Chunk =
   | { items: unknown[]; packed?: undefined; numbers?: undefined }
-  | { packed: PackedStrings; items?: undefined; numbers?: undefined }
+  | { packed: PackedChunk; items?: undefined; numbers?: undefined }
   | { numbers: { joined: string; count: number }; items?: undefined; packed?: undefined };
-
-export function packStrings(items: readonly (string | undefined)[]): PackedStrings {
-  const ends = new Int32Array(items.length);
-  let at = 0;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (typeof item === 'string') {
-      at += item.length;
-      ends[i] = at;
-    } else ends[i] = ~at;
-  }
-  // join() writes undefined and holes as nothing: the text is the strings alone, end to end.
-  return { text: items.join(''), ends };
-}
-
-/**
- * Appends the strings of a packed chunk to `into` (absent items as undefined, as the list had them): all of
- * them, or items `from` to `to` (exclusive), for a caller that makes a long chunk's strings a slice at a time.
- */
-export function unpackStringsInto(
-  packed: PackedStrings,
-  into: unknown[],
-  from = 0,
-  to = packed.ends.length,
-): void {
-  const { text, ends } = packed;
-  const before = from > 0 ? ends[from - 1]! : 0;
-  let start = before < 0 ? ~before : before;
-  for (let i = from; i < to; i++) {
-    const end = ends[i]!;
-    if (end < 0) {
-      into.push(undefined);
-      start = ~end;
-    } else {
-      into.push(text.slice(start, end));
-      start = end;
-    }
-  }
-}
 
 type Lists = Partial<Record<ListName, unknown[]>>;
 
@@ -122,7 +92,8 @@ export function splitReading(reading: FileReading): {
   const lists: Lists = { rejected: p.rejected };
   if (!a) return { head: { ...reading, personalised: { ...p, rejected: [] } }, lists, transfer: [] };
   lists.to = a.rows.to;
-  lists.values = a.pieces.valuesByLine;
+  // Still the array addressRows made: packed as it goes (chunksOf).
+  lists.values = a.pieces.valuesByLine as (string | undefined)[];
   const { septets } = a;
   const buffers = new Set<ArrayBuffer>();
   for (const array of [
@@ -173,7 +144,10 @@ export function joinReading(head: FileReading, received: Lists): FileReading {
             addressed: {
               ...a,
               rows: { to: list('to'), lines: a.rows.lines },
-              pieces: { literals: a.pieces.literals, valuesByLine: list('values') },
+              pieces: {
+                literals: a.pieces.literals,
+                valuesByLine: PackedStrings.concat(list<PackedStrings>('values')),
+              },
             },
           }
         : {}),
@@ -186,6 +160,13 @@ export function* chunksOf(
   lists: Lists,
 ): Generator<{ chunk: { list: ListName } & Chunk; transfer: ArrayBuffer[] }> {
   for (const [name, items] of Object.entries(lists) as [ListName, unknown[]][]) {
+    if (KEPT_PACKED.has(name) && items.length > 0) {
+      // One chunk: the main thread copies its two buffers and makes no string of them, so a part at a time would
+      // only add round trips.
+      const { text, ends } = PackedStrings.of(items as (string | undefined)[]);
+      yield { chunk: { list: name, packed: { text, ends } }, transfer: [ends.buffer as ArrayBuffer] };
+      continue;
+    }
     for (let from = 0; from < items.length; from += CHUNK) {
       const part = items.slice(from, from + CHUNK);
       if (NUMBER_LISTS.has(name)) {
@@ -197,8 +178,8 @@ export function* chunksOf(
         yield { chunk: { list: name, items: part }, transfer: [] };
         continue;
       }
-      const packed = packStrings(part as (string | undefined)[]);
-      yield { chunk: { list: name, packed }, transfer: [packed.ends.buffer as ArrayBuffer] };
+      const { text, ends } = PackedStrings.of(part as (string | undefined)[]);
+      yield { chunk: { list: name, packed: { text, ends } }, transfer: [ends.buffer as ArrayBuffer] };
     }
   }
 }

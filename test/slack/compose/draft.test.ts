@@ -14,6 +14,7 @@ import { sendingSettingsOf } from '../../../src/slack/deps.js';
 import { confirmView } from '../../../src/slack/ui/compose.js';
 import { analyzeText } from '../../../src/sms/encoding.js';
 import { PackedNumbers } from '../../../src/sms/packed-numbers.js';
+import { PackedStrings } from '../../../src/sms/packed-strings.js';
 import { renderEnvelopes } from '../../../src/sms/personalise.js';
 import { openStore } from '../../../src/store/index.js';
 import { personalisedTable } from '../../../src/tables/file-recipients.js';
@@ -335,11 +336,84 @@ describe('a personalised draft as the drafts store keeps it', () => {
     expect(restored?.draft.recipients).toHaveLength(300);
   });
 
+  it('keeps a file’s values packed from the reading thread into the store and back: the same messages, less JSON', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) =>
+      i % 97 === 5
+        ? `yanlış;Ayşe ${i};#${i}`
+        : `0532${1_000_000 + i};Ayşe Çağrı ${i};${i % 50 === 0 ? '' : `#${i}`}`,
+    );
+    const content = `Telefon;Ad;Sipariş\n${rows.join('\n')}\n05321000007;Tekrar;#x\n`;
+    const template = 'Merhaba {{Ad}}, {{Sipariş}} hazır. {{Ad}}, iyi günler.';
+    // Opted-out rows in the middle of the file: the values kept skip them.
+    const store = await openStore('sqlite::memory:');
+    for (const n of ['905321000301', '905321000302', '905321001999'])
+      await store.optOuts.add(n, { source: 'manual' });
+    const context = storedDraftContext('TR', ctx.settings, store.optOuts);
+    const here = await withUtf8File('personalised', 'liste.csv', content, template);
+    const onMain = await buildDraft(here, context);
+    const reading = acrossThreads(
+      await readFileFor('liste.csv', new Uint8Array(Buffer.from(content)), {
+        purpose: 'personalised',
+        template,
+        country: 'TR',
+      }),
+    );
+    const joined = vi.spyOn(PackedStrings.prototype, 'at');
+    try {
+      const packed = await buildDraft({ ...here, file: { name: 'liste.csv', reading } }, context);
+      if (!packed.ok || !onMain.ok) throw new Error('refused');
+      expect(packed.compact?.values).toBeInstanceOf(PackedStrings);
+      const kept = JSON.stringify(keptForm({ draft: packed.draft, compact: packed.compact }));
+      // The confirmation's example message is the only one joined before the send.
+      expect(joined.mock.calls.length).toBeLessThanOrEqual(3);
+      expect(kept.length).toBeLessThan(
+        JSON.stringify(keptForm({ draft: onMain.draft, compact: onMain.compact })).length,
+      );
+      const restored = restoredForm(JSON.parse(kept));
+      expect(restored?.draft.envelopes).toEqual(onMain.draft.envelopes);
+      expect(restored?.draft.envelopes).toHaveLength(2_000 - 21 - 40 - 3);
+      expect(packed.fileReport).toEqual(onMain.fileReport);
+    } finally {
+      joined.mockRestore();
+      await store.close();
+    }
+  });
+
   it('gives nothing for a stored form that does not add up, so nothing is sent from it', async () => {
     const result = await fromFile('Telefon;Ad\n05321234567;Ali\n', 'Merhaba {{Ad}}');
     const kept = JSON.parse(JSON.stringify(keptForm({ draft: result.draft, compact: result.compact })));
     kept.compact.values.pop();
     expect(restoredForm(kept)).toBeUndefined();
+    const reading = acrossThreads(
+      await readFileFor(
+        'liste.csv',
+        new Uint8Array(Buffer.from('Telefon;Ad\n05321234567;Ali\n05331234567;Veli\n')),
+        {
+          purpose: 'personalised',
+          template: 'Merhaba {{Ad}}',
+          country: 'TR',
+        },
+      ),
+    );
+    const packed = await buildDraft(
+      {
+        ...(await withUtf8File('personalised', 'liste.csv', 'Telefon\n', 'Merhaba {{Ad}}')),
+        file: { name: 'liste.csv', reading },
+      },
+      ctx,
+    );
+    if (!packed.ok) throw new Error('refused');
+    const keptPacked = JSON.parse(JSON.stringify(keptForm({ draft: packed.draft, compact: packed.compact })));
+    expect(restoredForm(structuredClone(keptPacked))?.draft.envelopes).toHaveLength(2);
+    // One value fewer than the recipients need, or a text shorter than its ends say: nothing.
+    expect(
+      restoredForm({
+        ...keptPacked,
+        compact: { ...keptPacked.compact, values: { ...keptPacked.compact.values, text: 'Ali' } },
+      }),
+    ).toBeUndefined();
+    keptPacked.draft.recipients.push('905341234567');
+    expect(restoredForm(keptPacked)).toBeUndefined();
   });
 });
 

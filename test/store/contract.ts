@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PackedNumbers } from '../../src/sms/packed-numbers.js';
+import { PackedStrings } from '../../src/sms/packed-strings.js';
 import type { SendIntent, Store } from '../../src/store/index.js';
+import type { JsonValue } from '../../src/store/types.js';
 import type { Backend, OpenedStore } from './helpers.js';
 
 const T0 = new Date('2030-01-01T00:00:00.000Z');
@@ -950,7 +952,25 @@ export function storeContract(backend: Backend): void {
       // A file's numbers beside the payload, commas between: found whole, not inside a longer number.
       await store.drafts.put('d4', 'U1', { draft: { text: 'x' } }, future, `${B},${A},${B}1`);
       await store.drafts.put('d5', 'U1', { draft: { text: 'x' } }, future, `${A}9,${B}`);
-      expect(await store.drafts.forgetNumber(A)).toBe(3);
+      // A personalised draft's message values, packed into one text: a value that is the number, not one inside
+      // a longer value.
+      const values = (items: string[]) => PackedStrings.of(items) as unknown as JsonValue;
+      await store.drafts.put(
+        'd6',
+        'U1',
+        { draft: { recipients: [B] }, compact: { values: values(['Ali', A]) } },
+        future,
+      );
+      await store.drafts.put(
+        'd7',
+        'U1',
+        { draft: { recipients: [B] }, compact: { values: values([`${A}9`, 'Ali']) } },
+        future,
+      );
+      expect(await store.drafts.forgetNumber(A)).toBe(4);
+      expect(await store.drafts.get('d6', new Date())).toBeUndefined();
+      expect(await store.drafts.get('d7', new Date())).toBeDefined();
+      await store.drafts.delete('d7');
       expect(await store.drafts.get('d4', new Date())).toBeUndefined();
       expect((await store.drafts.get('d5', new Date()))?.numbers).toBe(`${A}9,${B}`);
       await store.drafts.delete('d5');

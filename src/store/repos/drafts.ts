@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { PackedStrings } from '../../sms/packed-strings.js';
 import { fromMillis, jsonStringPattern, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { DraftsTable } from '../schema.js';
@@ -117,12 +118,14 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
     forgetNumber: (msisdn) =>
       inTurn(async () => {
         // A draft is one send being confirmed: one that holds the number goes whole.
-        const pattern = jsonStringPattern(msisdn);
+        // Checked to be a number (digits, an optional +): no quote or LIKE wildcard in the patterns below.
+        jsonStringPattern(msisdn);
         const candidates = await db
           .selectFrom('drafts')
           .select(['key', 'payload', 'numbers'])
-          // The numbers beside a payload have no quotes around each, a comma between them.
-          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('numbers', 'like', `%${msisdn}%`)]))
+          // Not only as a JSON string: a value of packed strings is inside one text, and the numbers beside a
+          // payload have no quotes around each, a comma between them.
+          .where((eb) => eb.or([eb('payload', 'like', `%${msisdn}%`), eb('numbers', 'like', `%${msisdn}%`)]))
           .execute();
         const keys = candidates
           .filter((d) => holds(JSON.parse(d.payload), msisdn) || listed(d.numbers, msisdn))
@@ -139,10 +142,16 @@ function listed(numbers: string | null, wanted: string): boolean {
   return numbers !== null && `,${numbers},`.includes(`,${wanted},`);
 }
 
-/** Whether `value` holds the string `wanted` anywhere inside it. */
+/** Whether `value` holds the string `wanted` anywhere inside it, as a string or an item of packed strings. */
 function holds(value: unknown, wanted: string): boolean {
   if (value === wanted) return true;
   if (Array.isArray(value)) return value.some((v) => holds(v, wanted));
+  // A personalised draft's message values, packed (src/sms/packed-strings.ts): a value that is the number.
+  const packed =
+    typeof value === 'object' && value !== null && 'lengths' in value && PackedStrings.fromJSON(value);
+  if (packed) {
+    for (let i = 0; i < packed.length; i++) if (packed.at(i) === wanted) return true;
+  }
   if (value && typeof value === 'object') return Object.values(value).some((v) => holds(v, wanted));
   return false;
 }

@@ -15,10 +15,13 @@ if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/w
 
 /**
  * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at
- * once: a collected heap must grow again, and a read right after one took half as long again (bench/files.ts,
- * 2026-11-27).
+ * once: the main thread is still making its draft of the answer, and a collected heap must grow again (a read
+ * right after one took half as long again, 2026-11-27). Not after a second, as until 2026-11-27 (later): reads
+ * closer than that (a person picking another sheet, back-to-back uploads) each carried the last one's garbage,
+ * and the process's peak with it: 100,000-row files, bench/files.ts, alternately, 1 s against 150 ms: .csv
+ * +228-232 against +183-189 MiB, .xlsx +148-151 against +90 MiB, passes within 3-8% of each other.
  */
-const RELEASE_AFTER_IDLE_MS = 1_000;
+const RELEASE_AFTER_IDLE_MS = 150;
 let release: NodeJS.Timeout | undefined;
 
 const post = (message: FromReader, transfer: ArrayBuffer[] = []) => {

@@ -46,26 +46,6 @@ export class PackedStrings implements StringList {
     return new PackedStrings(data.text, data.ends);
   }
 
-  /** The lists one after another, in order. */
-  static concat(parts: readonly PackedStrings[]): PackedStrings {
-    if (parts.length === 1) return parts[0]!;
-    let count = 0;
-    for (const part of parts) count += part.ends.length;
-    const ends = new Int32Array(count);
-    let text = '';
-    let at = 0;
-    for (const part of parts) {
-      const offset = text.length;
-      for (let i = 0; i < part.ends.length; i++) {
-        const end = part.ends[i]!;
-        ends[at++] = end < 0 ? ~(~end + offset) : end + offset;
-      }
-      // Put together with +, which V8 does without copying: the parts are copied once, when first read.
-      text += part.text;
-    }
-    return new PackedStrings(text, ends);
-  }
-
   get length(): number {
     return this.ends.length;
   }

@@ -34,11 +34,10 @@ describe('strings kept packed', () => {
     );
   });
 
-  it('are the same list put end to end, and after crossing between threads (copied, class lost)', () => {
+  it('are the same list after crossing between threads (copied, class lost)', () => {
     fc.assert(
-      fc.property(fc.array(list, { maxLength: 5 }), (lists) => {
-        const parts = lists.map((items) => PackedStrings.from(structuredClone(PackedStrings.of(items))));
-        expect(unpacked(PackedStrings.concat(parts))).toEqual(lists.flat());
+      fc.property(list, (items) => {
+        expect(unpacked(PackedStrings.from(structuredClone(PackedStrings.of(items))))).toEqual(items);
       }),
     );
   });

@@ -30,8 +30,9 @@ export interface StoredUpload {
  * A draft as the drafts store keeps it between the confirmation and the click that sends it. A personalised
  * draft keeps its messages as the template's text and each envelope's values (`compact`), not as 100,000
  * joined messages: a quarter of the JSON, which every instance writes and reads back (and SQLite writes
- * twice, through its write-ahead log). A file's values are packed (PackedStrings): one string and their ends,
- * not 200,000 strings for JSON.stringify to write one by one. The messages are joined again, the same way, when the draft is read.
+ * twice, through its write-ahead log). A file's values are packed (PackedStrings): one string and each value's
+ * length, not 200,000 strings for JSON.stringify to write one by one. The messages are joined again, the same
+ * way, when the draft is read.
  * A draft of a file's numbers alone keeps them beside its JSON, as the one string they are (keptNumbers: the
  * store's `numbers`), not in it: no 100,000 strings for JSON.stringify to write (src/sms/packed-numbers.ts).
  */

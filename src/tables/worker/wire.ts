@@ -146,7 +146,8 @@ export function joinReading(head: FileReading, received: Lists): FileReading {
               rows: { to: list('to'), lines: a.rows.lines },
               pieces: {
                 literals: a.pieces.literals,
-                valuesByLine: PackedStrings.concat(list<PackedStrings>('values')),
+                // One chunk, or none when no line got a value (wire.ts sends the values whole).
+                valuesByLine: list<PackedStrings>('values')[0] ?? PackedStrings.of([]),
               },
             },
           }

@@ -953,7 +953,7 @@ export function storeContract(backend: Backend): void {
       await store.drafts.put('d4', 'U1', { draft: { text: 'x' } }, future, `${B},${A},${B}1`);
       await store.drafts.put('d5', 'U1', { draft: { text: 'x' } }, future, `${A}9,${B}`);
       // A personalised draft's message values, packed into one text: a value that is the number, not one inside
-      // a longer value.
+      // a longer value nor two values that make it end to end.
       const values = (items: string[]) => PackedStrings.of(items) as unknown as JsonValue;
       await store.drafts.put(
         'd6',
@@ -967,10 +967,20 @@ export function storeContract(backend: Backend): void {
         { draft: { recipients: [B] }, compact: { values: values([`${A}9`, 'Ali']) } },
         future,
       );
+      await store.drafts.put(
+        'd8',
+        'U1',
+        { draft: { recipients: [B] }, compact: { values: values([A.slice(0, 5), A.slice(5)]) } },
+        future,
+      );
       expect(await store.drafts.forgetNumber(A)).toBe(4);
       expect(await store.drafts.get('d6', new Date())).toBeUndefined();
       expect(await store.drafts.get('d7', new Date())).toBeDefined();
+      expect(await store.drafts.get('d8', new Date())).toBeDefined();
       await store.drafts.delete('d7');
+      await store.drafts.delete('d8');
+      await expect(store.drafts.forgetNumber("1' or '1'='1")).rejects.toThrow(RangeError);
+      await expect(store.drafts.forgetNumber('90532%')).rejects.toThrow(RangeError);
       expect(await store.drafts.get('d4', new Date())).toBeUndefined();
       expect((await store.drafts.get('d5', new Date()))?.numbers).toBe(`${A}9,${B}`);
       await store.drafts.delete('d5');

@@ -118,7 +118,7 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
     forgetNumber: (msisdn) =>
       inTurn(async () => {
         // A draft is one send being confirmed: one that holds the number goes whole.
-        // Checked to be a number (digits, an optional +): no quote or LIKE wildcard in the patterns below.
+        // Throws unless a number (digits, an optional +): no quote or LIKE wildcard gets into the patterns below.
         jsonStringPattern(msisdn);
         const candidates = await db
           .selectFrom('drafts')
@@ -146,11 +146,14 @@ function listed(numbers: string | null, wanted: string): boolean {
 function holds(value: unknown, wanted: string): boolean {
   if (value === wanted) return true;
   if (Array.isArray(value)) return value.some((v) => holds(v, wanted));
-  // A personalised draft's message values, packed (src/sms/packed-strings.ts): a value that is the number.
+  // A personalised draft's message values, packed (src/sms/packed-strings.ts): a value that is the number, not
+  // two values that make it end to end in the packed text.
   const packed =
     typeof value === 'object' && value !== null && 'lengths' in value && PackedStrings.fromJSON(value);
   if (packed) {
+    if (!packed.text.includes(wanted)) return false;
     for (let i = 0; i < packed.length; i++) if (packed.at(i) === wanted) return true;
+    return false;
   }
   if (value && typeof value === 'object') return Object.values(value).some((v) => holds(v, wanted));
   return false;

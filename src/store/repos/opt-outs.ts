@@ -9,6 +9,19 @@ const CHUNK = 1_000;
 
 export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
   const { db } = ctx;
+  /** The whole opt-out list, read once, when it has at most `asked` numbers; else undefined (ask for them). */
+  const wholeListUpTo = async (asked: number): Promise<NumberSet | undefined> => {
+    const { listed } = await ctx.run(() =>
+      db
+        .selectFrom('opt_outs')
+        .select((eb) => eb.fn.countAll().as('listed'))
+        .executeTakeFirstOrThrow(),
+    );
+    if (Number(listed) > asked) return undefined;
+    if (Number(listed) === 0) return new NumberSet([]);
+    const rows = await ctx.run(() => db.selectFrom('opt_outs').select('msisdn').execute());
+    return new NumberSet(rows.map((row) => row.msisdn));
+  };
   const repo: OptOutsRepo = {
     add: (msisdn, entry) =>
       ctx.run(async () => {
@@ -47,34 +60,16 @@ export function optOutsRepo(ctx: RepoContext): OptOutsRepo {
     // measured) after putting all of them in a set; a few numbers against a long list are asked for.
     async hasManyPacked(numbers) {
       if (numbers.count === 0) return new Set();
-      const { listed } = await ctx.run(() =>
-        db
-          .selectFrom('opt_outs')
-          .select((eb) => eb.fn.countAll().as('listed'))
-          .executeTakeFirstOrThrow(),
-      );
-      if (Number(listed) === 0) return new Set();
-      // Fewer opt-outs than numbers asked: all of them read once, the list scanned as it is packed.
-      if (Number(listed) <= numbers.count) {
-        const rows = await ctx.run(() => db.selectFrom('opt_outs').select('msisdn').execute());
-        return new NumberSet(rows.map((row) => row.msisdn)).foundInPacked(numbers);
-      }
-      return repo.hasMany(numbers.toArray());
+      // Fewer opt-outs than numbers asked: the list scanned as it is packed.
+      const whole = await wholeListUpTo(numbers.count);
+      return whole ? whole.foundInPacked(numbers) : repo.hasMany(numbers.toArray());
     },
 
     async hasMany(msisdns) {
       const asked = Array.isArray(msisdns) ? (msisdns as readonly string[]) : [...msisdns];
       if (asked.length > CHUNK) {
-        const { listed } = await ctx.run(() =>
-          db
-            .selectFrom('opt_outs')
-            .select((eb) => eb.fn.countAll().as('listed'))
-            .executeTakeFirstOrThrow(),
-        );
-        if (Number(listed) <= asked.length) {
-          const rows = await ctx.run(() => db.selectFrom('opt_outs').select('msisdn').execute());
-          return new NumberSet(rows.map((row) => row.msisdn)).foundIn(asked);
-        }
+        const whole = await wholeListUpTo(asked.length);
+        if (whole) return whole.foundIn(asked);
       }
       const unique = [...new Set(asked)];
       const found = new Set<string>();

@@ -41,6 +41,16 @@ export const newToken = (): string => randomUUID();
  * made on the decoded value. Numbers are digits (with an optional +), so the pattern has no wildcard in it.
  */
 export function jsonStringPattern(msisdn: string): string {
+  return `%${JSON.stringify(checkedNumber(msisdn))}%`;
+}
+
+/** A LIKE pattern matching text that holds `msisdn` anywhere (a packed list, numbers a comma between them). */
+export function numberPattern(msisdn: string): string {
+  return `%${checkedNumber(msisdn)}%`;
+}
+
+/** `msisdn`, when it is digits with an optional +: nothing that a LIKE pattern or a quote would read. */
+function checkedNumber(msisdn: string): string {
   if (!/^\+?\d{3,20}$/.test(msisdn)) throw new RangeError('a phone number is digits, with an optional +');
-  return `%${JSON.stringify(msisdn)}%`;
+  return msisdn;
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { PackedStrings } from '../../sms/packed-strings.js';
-import { fromMillis, jsonStringPattern, toMillis } from '../codec.js';
+import { fromMillis, numberPattern, toMillis } from '../codec.js';
 import type { RepoContext } from '../context.js';
 import type { DraftsTable } from '../schema.js';
 import type { Draft, DraftsRepo, JsonValue } from '../types.js';
@@ -118,14 +118,13 @@ export function draftsRepo(ctx: RepoContext): DraftsRepo {
     forgetNumber: (msisdn) =>
       inTurn(async () => {
         // A draft is one send being confirmed: one that holds the number goes whole.
-        // Throws unless a number (digits, an optional +): no quote or LIKE wildcard gets into the patterns below.
-        jsonStringPattern(msisdn);
+        // Not only as a JSON string: a value of packed strings is inside one text, and the numbers beside a
+        // payload have no quotes around each, a comma between them.
+        const pattern = numberPattern(msisdn);
         const candidates = await db
           .selectFrom('drafts')
           .select(['key', 'payload', 'numbers'])
-          // Not only as a JSON string: a value of packed strings is inside one text, and the numbers beside a
-          // payload have no quotes around each, a comma between them.
-          .where((eb) => eb.or([eb('payload', 'like', `%${msisdn}%`), eb('numbers', 'like', `%${msisdn}%`)]))
+          .where((eb) => eb.or([eb('payload', 'like', pattern), eb('numbers', 'like', pattern)]))
           .execute();
         const keys = candidates
           .filter((d) => holds(JSON.parse(d.payload), msisdn) || listed(d.numbers, msisdn))

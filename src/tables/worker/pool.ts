@@ -187,24 +187,17 @@ class ReaderThread {
       case 'chunk': {
         const list = this.received[message.list] ?? [];
         this.received[message.list] = list;
-        if (message.packed) {
-          const packed = PackedStrings.from(message.packed);
-          if (!KEPT_PACKED.has(message.list)) {
-            void this.unpackInSlices(job, packed, list);
-            return;
-          }
-          // Kept packed: made into strings only when the send joins the messages (joinReading).
-          list.push(packed);
-          this.worker.postMessage({ type: 'more' } satisfies ToReader);
+        if (message.packed && !KEPT_PACKED.has(message.list)) {
+          // Asks for the next chunk once this one is made into strings.
+          void this.unpackInSlices(job, PackedStrings.from(message.packed), list);
           return;
         }
-        if (message.numbers) {
-          // Kept packed: made into strings only if a reader of the list asks for them (file-recipients.ts).
+        // Kept packed: the message values made into strings only when the send joins the messages (joinReading),
+        // the numbers only if a reader of the list asks for them (file-recipients.ts).
+        if (message.packed) list.push(PackedStrings.from(message.packed));
+        else if (message.numbers) {
           list.push(PackedNumbers.fromJoined(message.numbers.joined, message.numbers.count));
-          this.worker.postMessage({ type: 'more' } satisfies ToReader);
-          return;
-        }
-        for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
+        } else for (let i = 0; i < message.items.length; i++) list.push(message.items[i]);
         this.worker.postMessage({ type: 'more' } satisfies ToReader);
         return;
       }

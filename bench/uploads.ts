@@ -1,7 +1,7 @@
 // Uploads against the running bot (issue 28 §3): what a file costs the thread that answers Slack, measured from
 // outside, as a person feels it. The bot runs as `npm start` runs it (its node flags, scripts/start.mjs, the
-// built dist/ with its reading threads), the gateway simulator in a process of its own, the fake Slack and the
-// timing client in this one, as bench/ack.ts does.
+// built dist/ with its reading threads), the gateway simulator in a process of its own, the fake Slack in this
+// one and the timing client in one of its own.
 //
 // - Ack latency of `/sms balance`, sent one after another GAP_MS after each ack, idle (before and after, pooled)
 //   against while a 100,000-recipient campaign runs (at SUBMIT_CHUNK_INTERVAL_MS's default, 1 s: 100 s;
@@ -13,8 +13,9 @@
 //   Target: RSS within 300 MiB of idle, no ack over 1 s.
 //
 // The idle acks are the baseline of the loaded ones: only figures from the same run mean anything on these
-// machines (a load of 10 on 2 cores moves a p99 by half between runs). The client and the fake Slack share
-// this process, so a slow spell here counts in both sides alike.
+// machines (a load of 10 on 2 cores moves a p99 by half between runs). The acks are sent and timed in a process
+// of their own (ack-timer.ts): timed here, beside the fake Slack serving the files and taking the views, they
+// also waited for this process's own stalls (its event loop held 9-14 ms at p99 under load, 4-5 ms idle).
 //
 // Run alone with `npx tsx bench/uploads.ts` (`--quick`: fewer idle acks, for a look while changing things).
 
@@ -37,6 +38,7 @@ import {
   startFakeSlack,
   type ViewOutput,
 } from '../workspace/index.js';
+import { ackTimer } from './ack-timer.js';
 import { balanceAck } from './balance-ack.js';
 import { type BenchFigure, type Figure, median, percentile, round } from './figure.js';
 import { startNodeFlags } from './node-flags.js';
@@ -62,6 +64,8 @@ type Driver = ReturnType<typeof createSlackDriver>;
 interface Run {
   fake: FakeSlack;
   driver: Driver;
+  /** The same Slack, its requests sent and timed in a process of their own: the acks measured (ack-timer.ts). */
+  ackDriver: Driver;
   bot: Spawned;
   dbPath: string;
 }
@@ -83,6 +87,7 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
     LOG_LEVEL: 'warn',
   });
   let bot: Spawned | undefined;
+  const timer = ackTimer();
   try {
     const [, simUrl] = await waitForOutput(sim, /listening on (http:\/\/\S+)/);
     const port = await closedPort();
@@ -108,7 +113,13 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
       signingSecret: SIGNING_SECRET,
       fake,
     });
-    const run: Run = { fake, driver, bot, dbPath };
+    const ackDriver = createSlackDriver({
+      botUrl: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      fake,
+      transport: timer.transport,
+    });
+    const run: Run = { fake, driver, ackDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
     const idleBefore = await ackSeries(run, idleAcks);
     const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
@@ -130,6 +141,7 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
       },
     ]);
   } finally {
+    await timer.close();
     await bot?.stop();
     await sim.stop();
     await fake.close();
@@ -183,7 +195,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function ackSeries(run: Run, count: number): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; i < count; i++) {
-    ms.push(await balanceAck(run.driver));
+    ms.push(await balanceAck(run.ackDriver));
     await pause(GAP_MS);
   }
   return ms;
@@ -195,7 +207,7 @@ function acksMeanwhile(run: Run): { stop(): Promise<number[]> } {
   let going = true;
   const loop = (async () => {
     while (going) {
-      ms.push(await balanceAck(run.driver));
+      ms.push(await balanceAck(run.ackDriver));
       await pause(GAP_MS);
     }
   })();
@@ -297,7 +309,7 @@ async function untilReplies(fake: FakeSlack, count: number): Promise<void> {
 /** What a bot meets in its first minutes: balance commands to the reply, a small file read to its confirmation. */
 async function warmUp(run: Run, smallXlsx: Buffer): Promise<void> {
   const replies = run.fake.state.journal.entries('response').length;
-  for (let i = 0; i < 100; i++) await balanceAck(run.driver);
+  for (let i = 0; i < 100; i++) await balanceAck(run.ackDriver);
   await untilReplies(run.fake, replies + 100);
   for (let i = 0; i < 2; i++) {
     const { view } = await composeWithFile(run, 'isinma.xlsx', smallXlsx, 'same');

@@ -5,6 +5,7 @@ export { checkView } from './block-kit/view-limits.js';
 export type {
   BlockActionInput,
   BlockActionResult,
+  BotTransport,
   DeliveryOptions,
   DriverResponse,
   EventDelivery,

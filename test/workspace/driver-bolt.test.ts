@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, LogLevel } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ackTimer } from '../../bench/ack-timer.js';
 import {
   createSlackDriver,
   type FakeSlack,
@@ -193,6 +194,7 @@ afterEach(async () => {
 async function setup(): Promise<{
   fake: FakeSlack;
   driver: SlackDriver;
+  botUrl: string;
   seen: ReturnType<typeof tinyBot>['seen'];
 }> {
   const fake = await fakeSlack();
@@ -201,12 +203,9 @@ async function setup(): Promise<{
   const server = await app.start(0);
   apps.push(app);
   const port = (server.address() as AddressInfo).port;
-  const driver = createSlackDriver({
-    botUrl: `http://127.0.0.1:${port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    fake,
-  });
-  return { fake, driver, seen };
+  const botUrl = `http://127.0.0.1:${port}/slack/events`;
+  const driver = createSlackDriver({ botUrl, signingSecret: SIGNING_SECRET, fake });
+  return { fake, driver, botUrl, seen };
 }
 
 describe('signed requests from the driver to a real Bolt app', () => {
@@ -225,6 +224,49 @@ describe('signed requests from the driver to a real Bolt app', () => {
     expect(message.channel).toBe(channels.smsOps);
     const post = await fake.state.waitFor('response', (r) => r.status === 200);
     expect(post.body).toMatchObject({ response_type: 'in_channel' });
+  });
+
+  it('sends through the transport it is given: a bench times acks in a process of its own (bench/ack-timer.ts)', async () => {
+    const { fake, botUrl } = await setup();
+    const timer = ackTimer();
+    try {
+      const sent: string[] = [];
+      const timed = createSlackDriver({
+        botUrl,
+        signingSecret: SIGNING_SECRET,
+        fake,
+        transport: (request) => {
+          sent.push(request.url);
+          return timer.transport(request);
+        },
+      });
+      const help = await timed.slashCommand({
+        command: '/sms',
+        text: 'help',
+        userId: users.bob,
+        channelId: channels.general,
+      });
+      // Signed and acked as from this process: the ack's JSON is shown, the time is the other process's.
+      expect(help.status).toBe(200);
+      expect(help.body).toEqual({ response_type: 'ephemeral', text: 'Usage: /sms send <number> <text>' });
+      expect(help.headers['content-type']).toContain('application/json');
+      expect(help.elapsedMs).toBeGreaterThan(0);
+      expect(sent).toEqual([botUrl]);
+      expect(fake.state.messages.ephemerals({ recipient: users.bob }).map((m) => m.text)).toEqual([
+        'Usage: /sms send <number> <text>',
+      ]);
+      // A request Slack would sign wrongly is refused there as here.
+      const forged = await timed.slashCommand({
+        command: '/sms',
+        text: 'help',
+        userId: users.bob,
+        channelId: channels.general,
+        signing: 'bad-signature',
+      });
+      expect(forged.status).toBe(401);
+    } finally {
+      await timer.close();
+    }
   });
 
   it('turns an ack body into what Slack shows: JSON and plain text both become ephemerals', async () => {

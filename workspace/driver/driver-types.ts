@@ -21,7 +21,19 @@ export interface SlackDriverOptions {
   eventRetryDelaysMs?: readonly number[];
   /** The manifest the app was installed from (its events, scopes and steps); default this repository's manifest.yml. */
   manifest?: AppManifest;
+  /**
+   * How a signed request reaches the bot and is timed; default `fetch` from this process. A bench that times
+   * acks while this process also plays Slack under load (uploads, views) sends them from a process of its own.
+   */
+  transport?: BotTransport;
 }
+
+/** One signed request to the bot: its answer, and the time from sending it to the whole answer. */
+export type BotTransport = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}) => Promise<{ status: number; text: string; headers: Record<string, string>; elapsedMs: number }>;
 
 export interface DeliveryOptions {
   signing?: Signing;

@@ -3,6 +3,7 @@ import type { ChannelKind, User } from '../state/model.js';
 import { appManifest, type FunctionParameter } from '../web-api/app-manifest.js';
 import { EVENT_SCOPES, manifestBotScopes } from '../web-api/scopes.js';
 import type {
+  BotTransport,
   DeliveryOptions,
   DriverResponse,
   EventDelivery,
@@ -44,6 +45,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   const { state, identity } = fake;
   const files = { fileObject: (id: string) => fake.fileObject(id) };
   const manifest = () => options.manifest ?? appManifest();
+  const transport = options.transport ?? fetchFromHere;
 
   function userOf(userId: string): User {
     const user = state.directory.user(userId);
@@ -64,17 +66,14 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     };
     if (delivery.retryNum !== undefined) headers['x-slack-retry-num'] = String(delivery.retryNum);
     if (delivery.retryReason !== undefined) headers['x-slack-retry-reason'] = delivery.retryReason;
-    const started = performance.now();
-    const response = await fetch(botUrl, { method: 'POST', headers, body: rawBody });
-    const text = await response.text();
-    const elapsedMs = performance.now() - started;
+    const answer = await transport({ url: botUrl, headers, body: rawBody });
     return {
-      status: response.status,
-      body: parseAck(text, response.headers.get('content-type')),
-      rawBody: text,
-      headers: Object.fromEntries(response.headers),
-      elapsedMs,
-      late: elapsedMs > ACK_DEADLINE_MS,
+      status: answer.status,
+      body: parseAck(answer.text, answer.headers['content-type'] ?? null),
+      rawBody: answer.text,
+      headers: answer.headers,
+      elapsedMs: answer.elapsedMs,
+      late: answer.elapsedMs > ACK_DEADLINE_MS,
     };
   }
 
@@ -375,6 +374,19 @@ const MESSAGE_SUBSCRIPTIONS: Record<ChannelKind, string> = {
 
 /** Exactly what Slack sends; Bolt compares the content type verbatim, so no `; charset=…` suffix. */
 const FORM = 'application/x-www-form-urlencoded';
+
+/** The default transport: fetch from this process, timed here. */
+const fetchFromHere: BotTransport = async ({ url, headers, body }) => {
+  const started = performance.now();
+  const response = await fetch(url, { method: 'POST', headers, body });
+  const text = await response.text();
+  return {
+    status: response.status,
+    text,
+    headers: Object.fromEntries(response.headers),
+    elapsedMs: performance.now() - started,
+  };
+};
 
 function parseAck(text: string, contentType: string | null): unknown {
   if (text === '' || !contentType?.includes('json')) return text;

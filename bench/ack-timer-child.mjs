@@ -19,7 +19,10 @@ process.on('message', async (request) => {
       elapsedMs: performance.now() - started,
     };
   } catch (error) {
-    answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    // fetch's own message is only "fetch failed": the reason (ECONNREFUSED, a reset) is in its cause.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    answer = { id: request.id, error: cause ? `${reason} (${cause.code ?? cause.message})` : reason };
   }
   process.send(answer);
 });

@@ -1,7 +1,8 @@
 // Uploads against the running bot (issue 28 §3): what a file costs the thread that answers Slack, measured from
 // outside, as a person feels it. The bot runs as `npm start` runs it (its node flags, scripts/start.mjs, the
 // built dist/ with its reading threads), the gateway simulator in a process of its own, the fake Slack in this
-// one and the timing client in one of its own.
+// one, and the client that times the acks in one of its own (the reads' times, which need the fake Slack, are
+// timed here).
 //
 // - Ack latency of `/sms balance`, sent one after another GAP_MS after each ack, idle (before and after, pooled)
 //   against while a 100,000-recipient campaign runs (at SUBMIT_CHUNK_INTERVAL_MS's default, 1 s: 100 s;
@@ -141,10 +142,10 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
       },
     ]);
   } finally {
-    await timer.close();
     await bot?.stop();
     await sim.stop();
     await fake.close();
+    await timer.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

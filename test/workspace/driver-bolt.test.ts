@@ -269,6 +269,39 @@ describe('signed requests from the driver to a real Bolt app', () => {
     }
   });
 
+  it('takes the answer and its time from the transport: a JSON ack shown, over 3 s counted late as Slack would', async () => {
+    const fake = await fakeSlack();
+    const answers = [
+      {
+        status: 200,
+        text: '{"text":"Bakiye: 120"}',
+        headers: { 'content-type': 'application/json' },
+        elapsedMs: 12,
+      },
+      {
+        status: 200,
+        text: '{"text":"Geç"}',
+        headers: { 'content-type': 'application/json' },
+        elapsedMs: 3001,
+      },
+    ];
+    const driver = createSlackDriver({
+      botUrl: 'http://127.0.0.1:9/slack/events',
+      signingSecret: SIGNING_SECRET,
+      fake,
+      transport: async () => answers.shift()!,
+    });
+    const command = { command: '/sms', text: 'balance', userId: users.bob, channelId: channels.general };
+    const onTime = await driver.slashCommand(command);
+    expect(onTime).toMatchObject({ status: 200, body: { text: 'Bakiye: 120' }, elapsedMs: 12, late: false });
+    const late = await driver.slashCommand(command);
+    expect(late).toMatchObject({ elapsedMs: 3001, late: true });
+    // Slack drops an ack that came after its deadline: only the first is shown.
+    expect(fake.state.messages.ephemerals({ recipient: users.bob }).map((m) => m.text)).toEqual([
+      'Bakiye: 120',
+    ]);
+  });
+
   it('turns an ack body into what Slack shows: JSON and plain text both become ephemerals', async () => {
     const { fake, driver } = await setup();
     const json = await driver.slashCommand({

@@ -28,7 +28,10 @@ export interface SlackDriverOptions {
   transport?: BotTransport;
 }
 
-/** One signed request to the bot: its answer, and the time from sending it to the whole answer. */
+/**
+ * One signed request to the bot: its answer, and the time from sending it to the whole answer. The answer's
+ * header names are lower-case, as `Object.fromEntries(response.headers)` gives them.
+ */
 export type BotTransport = (request: {
   url: string;
   headers: Record<string, string>;

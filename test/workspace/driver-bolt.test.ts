@@ -240,12 +240,8 @@ describe('signed requests from the driver to a real Bolt app', () => {
           return timer.transport(request);
         },
       });
-      const help = await timed.slashCommand({
-        command: '/sms',
-        text: 'help',
-        userId: users.bob,
-        channelId: channels.general,
-      });
+      const command = { command: '/sms', text: 'help', userId: users.bob, channelId: channels.general };
+      const help = await timed.slashCommand(command);
       // Signed and acked as from this process: the ack's JSON is shown, the time is the other process's.
       expect(help.status).toBe(200);
       expect(help.body).toEqual({ response_type: 'ephemeral', text: 'Usage: /sms send <number> <text>' });
@@ -256,13 +252,7 @@ describe('signed requests from the driver to a real Bolt app', () => {
         'Usage: /sms send <number> <text>',
       ]);
       // A request Slack would sign wrongly is refused there as here.
-      const forged = await timed.slashCommand({
-        command: '/sms',
-        text: 'help',
-        userId: users.bob,
-        channelId: channels.general,
-        signing: 'bad-signature',
-      });
+      const forged = await timed.slashCommand({ ...command, signing: 'bad-signature' });
       expect(forged.status).toBe(401);
     } finally {
       await timer.close();

@@ -185,10 +185,7 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     const bodies = submitMultiBodies(result.draft, CHUNK);
     // The floor on a clean heap too: timed right after the pass, it paid the collection of the pass's garbage
     // whenever the pass left the young generation part-full (an .xlsx floor went from 52 to 104 ms when the reader
-    // allocated less), which flattered the ratio by the cost of the pass's own collections. Beside a quiet reading
-    // thread as well: it collects its read's garbage as soon as its answer is out (thread-main.ts); when it waited
-    // 150 ms (until 2026-11-28), that collection fell on the .xlsx floor (57-61 ms against 51-53) and flattered
-    // its ratio by a tenth.
+    // allocated less), which flattered the ratio by the cost of the pass's own collections.
     global.gc?.();
     const floorStarted = performance.now();
     for (const body of bodies) JSON.stringify(body);

@@ -14,18 +14,14 @@ const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
 
 /**
- * Once a read's answer is out, all it made is garbage: collected at once, unless a message comes first. Not
- * after a second, as until 2026-11-27 (later): reads closer than that (a person picking another sheet,
- * back-to-back uploads) each carried the last one's garbage, and the process's peak with it (.csv +228-232
- * against +183-189 MiB at 150 ms). Not after 150 ms, as until 2026-11-28: the main thread's draft and drafts-store
- * write peak within that, beside this thread's uncollected heap. Collected at once, the personalised .csv's peak
- * fell from +182-202 to +163-184 MiB (bench/files.ts, seven runs each, alternately), its passes within noise
- * (443-476 against 417-473 ms), and 16 reads of it back to back in one pool took the same (median 365-372
- * against 372-379 ms): the heap a read grows again is no slower to grow than one left full of garbage. (At
- * 150 ms the collection also fell on bench/files.ts's .xlsx floor, timed ~150 ms after the answer: the floor
- * took 57-61 ms where it takes 51-53 on a quiet thread, and its ratio looked a tenth better than it was.)
+ * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at
+ * once: the main thread is still making its draft of the answer, and a collected heap must grow again (a read
+ * right after one took half as long again, 2026-11-27). Not after a second, as until 2026-11-27 (later): reads
+ * closer than that (a person picking another sheet, back-to-back uploads) each carried the last one's garbage,
+ * and the process's peak with it: 100,000-row files, bench/files.ts, alternately, 1 s against 150 ms: .csv
+ * +228-232 against +183-189 MiB, .xlsx +148-151 against +90 MiB, passes within 3-8% of each other.
  */
-const RELEASE_AFTER_IDLE_MS = 0;
+const RELEASE_AFTER_IDLE_MS = 150;
 let release: NodeJS.Timeout | undefined;
 
 const post = (message: FromReader, transfer: ArrayBuffer[] = []) => {

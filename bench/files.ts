@@ -130,6 +130,8 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   const threadStartMs: number[] = [];
   const threadReadMs: number[] = [];
   const transferMs: number[] = [];
+  // The reading thread gives its heap back 150 ms after its answer (thread-main.ts): the floor waits for that.
+  let threadQuiet: (() => void) | undefined;
   // The built thread (dist/table-reader.cjs), as `npm start` runs it, not the sources through tsx.
   const readers = new TableReaderPool(
     {},
@@ -139,6 +141,9 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
         threadReadMs.push(timing.readMs);
         transferMs.push(timing.transferMs);
       },
+      released: () => threadQuiet?.(),
+      // A thread left large is ended instead (pool.ts): quiet too.
+      ended: () => threadQuiet?.(),
     },
     new URL('../dist/table-reader.cjs', import.meta.url),
   );
@@ -154,6 +159,9 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
   // iteration (V8 keeps them in the suspended frame), so each pass ran beside the last one's draft and bodies:
   // 19 MB of joined messages and 300,000 strings more at its peak (a heap snapshot, 2026-11-27).
   const pass = async () => {
+    const quiet = new Promise<void>((resolve) => {
+      threadQuiet = resolve;
+    });
     const stalls = monitorEventLoopDelay({ resolution: 1 });
     stalls.enable();
     const started = performance.now();
@@ -182,6 +190,12 @@ async function child(kind: Kind, path: string): Promise<ChildResult> {
     await store.drafts.put('draft:V1', 'U1', stored as never, new Date(Date.now() + 30 * 60_000));
     storeMs.push(performance.now() - storeStarted);
     recipients = result.draft.recipients.length;
+    // The floor beside a quiet reading thread, its bodies made once the thread is quiet too (2026-11-28). Timed
+    // while the thread collected its read's garbage (150 ms after its answer), the .xlsx floor took 57-61 ms
+    // against 51-53 beside a quiet thread, and flattered its ratio by a tenth. Made before, the bodies (100,000
+    // joined messages: what a send makes, not a compose) were held beside the thread's garbage and added 10-15 MiB
+    // to the .csv's peak that the bot's compose never holds.
+    await quiet;
     const bodies = submitMultiBodies(result.draft, CHUNK);
     // The floor on a clean heap too: timed right after the pass, it paid the collection of the pass's garbage
     // whenever the pass left the young generation part-full (an .xlsx floor went from 52 to 104 ms when the reader

@@ -181,6 +181,19 @@ describe('uploaded files read in a thread of their own', () => {
     expect(next.purpose === 'recipients' && next.recipients.recipients).toContain('905321000000');
   }, 15_000);
 
+  it("gives a thread's heap back once it idles after a large read, and says whether there was enough to", async () => {
+    const released: boolean[] = [];
+    const readers = pool({}, { released: (collected) => released.push(collected) });
+    await readers.read('small.csv', utf8('Telefon\n05321234567\n'), recipients);
+    await until(() => released.length === 1);
+    // A fresh thread after a two-line file: too little garbage for a full collection's milliseconds.
+    expect(released).toEqual([false]);
+    await readers.read('p.csv', utf8(personalisedCsv(60_000)), personalised);
+    await until(() => released.length === 2);
+    expect(released).toEqual([false, true]);
+    expect(readers.size).toBe(1);
+  });
+
   it('ends a thread left large by its read, and every thread at close, a read in flight told why', async () => {
     const w = watched();
     const readers = pool({ recycleAboveMb: 1 }, w.events);

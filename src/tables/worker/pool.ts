@@ -58,6 +58,11 @@ export interface ReaderEvents {
    */
   answered?(timing: { readMs: number; transferMs: number }): void;
   ended?(reason: 'recycled' | 'idle' | 'timeout' | 'memory' | 'crashed' | 'closed'): void;
+  /**
+   * A thread idle since its answer gave its heap back (`collected`), or found too little garbage to: from then
+   * on it takes no CPU until its next read (bench/files.ts times its floor after this).
+   */
+  released?(collected: boolean): void;
 }
 
 interface Job {
@@ -181,6 +186,10 @@ class ReaderThread {
   }
 
   private onMessage(message: FromReader): void {
+    if (message.type === 'released') {
+      this.events.released?.(message.collected);
+      return;
+    }
     const job = this.job;
     if (!job) return;
     switch (message.type) {

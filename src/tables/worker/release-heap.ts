@@ -28,9 +28,10 @@ function fullCollection(): (() => void) | undefined {
 
 let collect: (() => void) | undefined | null = null;
 
-/** Gives this thread's garbage back to the system, when there is enough of it to matter. */
-export function releaseHeap(): void {
-  if (getHeapStatistics().total_heap_size < WORTH_COLLECTING_BYTES) return;
+/** Gives this thread's garbage back to the system, when there is enough of it to matter: whether it collected. */
+export function releaseHeap(): boolean {
+  if (getHeapStatistics().total_heap_size < WORTH_COLLECTING_BYTES) return false;
   if (collect === null) collect = fullCollection();
   collect?.();
+  return collect !== undefined;
 }

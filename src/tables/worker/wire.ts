@@ -34,7 +34,9 @@ export type FromReader =
       answeredAt: number;
     }
   | { type: 'refused'; message: string }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  /** Idle after an answer, the thread gave its heap back (or found too little to collect): sent between reads. */
+  | { type: 'released'; collected: boolean };
 
 /** The lists that go in chunks, by name. */
 export type ListName = 'recipients' | 'rejected' | 'to' | 'values';

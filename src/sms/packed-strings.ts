@@ -168,3 +168,52 @@ export class PackedStrings implements StringList {
     return start === text.length ? new PackedStrings(text, ends) : undefined;
   }
 }
+
+/**
+ * Makes a PackedStrings item by item, by index, without a list of every item first: a 100,000-row personalised
+ * file's 200,000 values went into an array of 200,000 places, then through `of`'s join, 30 ms of the reading
+ * thread's 230 for that file; appended to one string as they come, ~8 ms (bench/files.ts, 2026-11-28). Items
+ * come in index order (a table's rows are in line order); one that comes before the last, which a malformed
+ * file could cause, turns the builder into a plain list, packed by `of` at the end.
+ */
+export class PackedStringsBuilder {
+  private text = '';
+  private at = 0;
+  /** The index after the last item appended: every index below it is decided (an item, or absent). */
+  private next = 0;
+  private readonly ends: Int32Array;
+  private listed: (string | undefined)[] | undefined;
+
+  constructor(readonly length: number) {
+    this.ends = new Int32Array(length);
+  }
+
+  set(index: number, item: string): void {
+    if (index < 0 || index >= this.length)
+      throw new RangeError(`no item ${index} in a list of ${this.length}`);
+    if (this.listed === undefined && index >= this.next) {
+      const { ends } = this;
+      for (let i = this.next; i < index; i++) ends[i] = ~this.at;
+      // Appended, V8 keeps the text as a rope of its pieces, made flat once when it is first read or copied.
+      this.text += item;
+      this.at += item.length;
+      ends[index] = this.at;
+      this.next = index + 1;
+      return;
+    }
+    if (this.listed === undefined) {
+      this.listed = [];
+      PackedStrings.from({ text: this.text, ends: this.ends.subarray(0, this.next) }).unpackInto(this.listed);
+      this.listed.length = this.length;
+    }
+    this.listed[index] = item;
+  }
+
+  /** The list: items never set are absent. */
+  done(): PackedStrings {
+    if (this.listed !== undefined) return PackedStrings.of(this.listed);
+    for (let i = this.next; i < this.length; i++) this.ends[i] = ~this.at;
+    this.next = this.length;
+    return PackedStrings.from({ text: this.text, ends: this.ends });
+  }
+}

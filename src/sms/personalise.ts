@@ -3,7 +3,7 @@ import { countPiece } from './encoding.js';
 import { foldCase } from './fold.js';
 import { plainNumberText } from './number-text.js';
 import { type CountryCode, msisdnOf } from './numbers.js';
-import type { StringList } from './packed-strings.js';
+import { PackedStringsBuilder, type StringList } from './packed-strings.js';
 import { readPhoneCell } from './phone-cell.js';
 import { Repeats } from './repeats.js';
 import { trimmed } from './trim.js';
@@ -39,8 +39,8 @@ export interface RenderedEnvelopes {
   /**
    * What each message was joined from: the template's text around its placeholders (`literals`, one more than
    * the placeholders) and, by line, the values put between them (`values[line * (literals.length - 1) + i]`).
-   * A draft can be stored as these instead of its messages (see joinMessage). An array as addressRows makes
-   * them; packed (PackedStrings) once they crossed from the reading thread.
+   * A draft can be stored as these instead of its messages (see joinMessage). addressRows packs them
+   * (PackedStrings) as it goes; a list of strings serves as well (StringList).
    */
   pieces: { literals: string[]; valuesByLine: StringList };
 }
@@ -181,7 +181,8 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
   };
   const literals = parts.filter((_, i) => i % 2 === 0);
   const placeholders = literals.length - 1;
-  const valuesByLine: string[] = new Array((lastLine + 1) * placeholders);
+  // Packed as they come (PackedStringsBuilder): what crosses from a reading thread, and what a draft keeps.
+  const valuesByLine = new PackedStringsBuilder((lastLine + 1) * placeholders);
   const numberIndex = csv.numberIndex ?? 0;
   // Every row's number first (or why it has none), so that the repeats are found in one sort (repeats.ts).
   const numbers: (string | undefined)[] = new Array(tableRows.length);
@@ -233,7 +234,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     let units = literalUnits;
     for (let i = 1; i < parts.length; i += 2) {
       const value = (fields ? fields[partIndex[i]!] : values![parts[i] as string]) ?? '';
-      valuesByLine[row.line * placeholders + (i - 1) / 2] = value;
+      valuesByLine.set(row.line * placeholders + (i - 1) / 2, value);
       countPiece(value, piece);
       gsm = gsm < 0 || piece[0]! < 0 ? -1 : gsm + piece[0]!;
       turkish = turkish < 0 || piece[1]! < 0 ? -1 : turkish + piece[1]!;
@@ -260,7 +261,7 @@ export function addressRows(template: string, csv: TableOf, defaultCountry: Coun
     errors,
     missingColumns,
     septets,
-    pieces: { literals, valuesByLine },
+    pieces: { literals, valuesByLine: valuesByLine.done() },
   };
 }
 

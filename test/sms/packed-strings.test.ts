@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedStrings } from '../../src/sms/packed-strings.js';
+import { PackedStrings, PackedStringsBuilder } from '../../src/sms/packed-strings.js';
 
 // Values as cells hold them: Turkish letters, emoji (two code units), empty ones, and absent ones (a line with
 // no message has no values).
@@ -32,6 +32,23 @@ describe('strings kept packed', () => {
         expect(sliced).toEqual(items);
       }),
     );
+  });
+
+  it('are the same list built item by item as packed whole, whatever order the items come in', () => {
+    fc.assert(
+      fc.property(list, fc.boolean(), fc.integer({ min: 0, max: 1000 }), (items, shuffled, seed) => {
+        const given = items.flatMap((item, index) => (item === undefined ? [] : [{ index, item }]));
+        // In index order as a table's rows come; or shuffled, as a malformed file's rows might.
+        if (shuffled) given.sort((a, b) => ((a.index * 7919 + seed) % 101) - ((b.index * 7919 + seed) % 101));
+        const builder = new PackedStringsBuilder(items.length);
+        for (const { index, item } of given) builder.set(index, item);
+        const built = builder.done();
+        expect(unpacked(built)).toEqual(items);
+        expect(unpacked(PackedStrings.from(structuredClone(built)))).toEqual(items);
+        expect(built.toJSON()).toEqual(PackedStrings.of(items).toJSON());
+      }),
+    );
+    expect(() => new PackedStringsBuilder(2).set(2, 'x')).toThrow(RangeError);
   });
 
   it('are the same list after crossing between threads (copied, class lost)', () => {

@@ -10,7 +10,8 @@ import { chunksOf, joinReading, KEPT_PACKED, splitReading } from '../../src/tabl
  * chunk of numbers kept packed.
  */
 export function acrossThreads(reading: FileReading, slice = 3): FileReading {
-  const { head, lists } = splitReading(structuredClone(reading));
+  // The reading as the thread splits it: its own, not a copy (a copy would lose PackedStrings' class).
+  const { head, lists } = splitReading(reading);
   const received: Record<string, unknown[]> = {};
   for (const { chunk } of chunksOf(lists)) {
     const copy = structuredClone(chunk);

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { PackedStrings } from '../../sms/packed-strings.js';
+import { honourYoungGenerationLimit } from '../../threads/young-generation.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
@@ -34,11 +35,17 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   maxQueued: 16,
   timeoutMs: 30_000,
   maxOldGenerationSizeMb: 512,
-  maxYoungGenerationSizeMb: 32,
+  // Semi-spaces of 64 MiB: a 100,000-row read (~50 MB, a third of it in the large-object space) fits in one, so
+  // nothing it keeps is copied by the scavenger or promoted, and its garbage is gone by the next read. At 32 (the
+  // cap `npm start`'s flag gave every thread until 2026-11-28, whatever this said) each personalised read paid a
+  // scavenge of 20-35 ms copying its rows and a mark-compact of 15-25 ms while its answer crossed: the answer's
+  // way 100-110 -> ~50 ms, the .csv pass ~405 -> ~350 ms (bench/files.ts). Only pages a read touches count in RSS.
+  maxYoungGenerationSizeMb: 192,
   // A 100,000-row read leaves ~150 MB of heap, most of it garbage: kept (and warm) for the next read; a file of
   // hundreds of megabytes of strings leaves more, and its thread goes with them.
   recycleAboveMb: 256,
-  // An idle thread's heap is not collected until it allocates again: ended instead, its memory back within this.
+  // An idle thread keeps the pages its young generation grew to (a collection does not give them back): ended,
+  // its memory is back within this.
   idleMs: 15_000,
 };
 
@@ -114,6 +121,8 @@ class ReaderThread {
   ) {
     const started = performance.now();
     const script = compiled ? { url: compiled, options: {} } : readerScript();
+    // Else `npm start`'s --max-semi-space-size, not resourceLimits, sizes the thread's young generation.
+    honourYoungGenerationLimit(limits.maxYoungGenerationSizeMb);
     this.worker = new Worker(script.url, {
       ...script.options,
       resourceLimits: {

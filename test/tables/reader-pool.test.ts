@@ -88,6 +88,18 @@ describe('uploaded files read in a thread of their own', () => {
     expect(readers.size).toBe(1);
   });
 
+  it('reads a personalised file whose template has no placeholder: one message for every row', async () => {
+    const csv = personalisedCsv(100);
+    const plain: ReadRequest = { purpose: 'personalised', template: 'Toplantı yarın 10:00', country: 'TR' };
+    const inThread = await pool().read('p.csv', utf8(csv), plain);
+    expect(withValuesListed(inThread)).toEqual(
+      withValuesListed(await readFileFor('p.csv', utf8(csv), plain)),
+    );
+    if (inThread.purpose !== 'personalised') throw new Error('wrong purpose');
+    expect(inThread.personalised.addressed!.rows.to).toHaveLength(101);
+    expect(inThread.personalised.addressed!.pieces.literals).toEqual(['Toplantı yarın 10:00']);
+  });
+
   it('refuses a CSV of one long line by its columns, while this thread goes on', async () => {
     const fields = Array.from({ length: 800_000 }, (_, i) => `isim${i}`);
     const readers = pool();

@@ -165,7 +165,9 @@ export function* chunksOf(
   lists: Lists,
 ): Generator<{ chunk: { list: ListName } & Chunk; transfer: ArrayBuffer[] }> {
   for (const [name, list] of Object.entries(lists) as [ListName, unknown[] | PackedStrings][]) {
-    if (KEPT_PACKED.has(name) && list.length > 0) {
+    if (KEPT_PACKED.has(name)) {
+      // None at all (a template without a placeholder): nothing to send; joinReading puts back an empty list.
+      if (list.length === 0) continue;
       // One chunk: the main thread copies its two buffers and makes no string of them, so a part at a time would
       // only add round trips.
       const packed = list instanceof PackedStrings ? list : PackedStrings.of(list as (string | undefined)[]);

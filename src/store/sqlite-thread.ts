@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { honourYoungGenerationLimit } from '../threads/young-generation.js';
 import { truncateWal } from './sqlite.js';
 
 /**
@@ -23,9 +22,6 @@ import { truncateWal } from './sqlite.js';
 
 /** A value of this many characters or more starts the thread: a list of some 15,000 numbers. */
 export const LARGE_WRITE_CHARS = 256 * 1024;
-
-/** The thread's V8 young generation (three semi-spaces' worth). */
-const YOUNG_GENERATION_MB = 8;
 
 /** How often the thread checkpoints: the WAL holds at most this long's writes beyond the file. */
 const EVERY_MS = 250;
@@ -160,9 +156,6 @@ export function sqliteThread(
     if (!closed) events.failed?.(reason);
   };
   const start = (): Worker => {
-    // Its own small young generation, not npm start's 32 MiB semi-spaces nor the 64 a reading thread's start
-    // leaves the process's flag at (src/threads/young-generation.ts): it holds a row while it writes it, no more.
-    honourYoungGenerationLimit(YOUNG_GENERATION_MB);
     const thread = new Worker(THREAD_CODE, {
       eval: true,
       workerData: {
@@ -171,7 +164,7 @@ export function sqliteThread(
         busyTimeoutMs,
         everyMs: EVERY_MS,
       },
-      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
       stdout: true,
       stderr: true,
     });

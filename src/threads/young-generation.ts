@@ -9,8 +9,11 @@ import { setFlagsFromString } from 'node:v8';
  * asked for a 192 MB young generation got 2 × 32 MiB semi-spaces, the same as one asked for 32. So the flag is set
  * to the thread's own cap before it starts. The main thread's heap was sized when the process started and keeps
  * its own (measured: its new space stays 2 × 32 MiB after the flag changes); only isolates made later read it.
- * Two threads starting at the same moment may both get the later one's cap: a cap only lets a space grow under
- * allocation pressure, never commits memory by itself.
+ * The flag is read when the new thread builds its heap, on its own thread, some time after `new Worker` returns:
+ * two threads started at the same moment with different caps could swap them. So only the reading pool calls this,
+ * always with the same cap; every thread the process starts after the first reading thread (the SQLite store's,
+ * started on its first large write) gets that cap too, as it got npm start's before: a cap only lets a space grow
+ * under allocation pressure, it commits no memory by itself.
  */
 export function honourYoungGenerationLimit(maxYoungGenerationSizeMb: number): void {
   // V8's young generation is three of its semi-spaces (two, and the large-object space beside them).

@@ -156,7 +156,7 @@ export function firstRecipient(draft: Pick<Draft, 'recipients' | 'packedRecipien
  */
 export interface CompactEnvelopes {
   literals: string[];
-  /** An array, or packed (a file read by the reading thread): as JSON, PackedStrings writes its own form. */
+  /** Packed as addressRows makes them (an array in a draft stored before 2026-11-28): as JSON, PackedStrings writes its own form. */
   values: string[] | PackedStrings;
 }
 
@@ -726,8 +726,8 @@ function personalisedFromFile(
 }
 
 /**
- * The values of each envelope left (after rejections and opt-outs), in envelope order: packed when the reading
- * thread's were (the runs between the rows left out copied whole), else an array as addressRows made it.
+ * The values of each envelope left (after rejections and opt-outs), in envelope order: packed when addressRows'
+ * were (the runs between the rows left out copied whole), else an array.
  */
 function compactOf(rows: Addressees, pieces: AddressedRows['pieces']): CompactEnvelopes {
   const placeholders = pieces.literals.length - 1;

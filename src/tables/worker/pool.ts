@@ -39,10 +39,12 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   // nothing it keeps is copied by the scavenger or promoted, and its garbage is gone by the next read. At 32 (the
   // cap `npm start`'s flag gave every thread until 2026-11-28, whatever this said) each personalised read paid a
   // scavenge of 20-35 ms copying its rows and a mark-compact of 15-25 ms while its answer crossed: the answer's
-  // way 100-110 -> ~50 ms, the .csv pass ~405 -> ~350 ms (bench/files.ts). Only pages a read touches count in RSS.
+  // way 100-110 -> ~50 ms, the .csv pass ~405 -> ~350 ms (bench/files.ts). Only pages a read touches count in RSS,
+  // but they stay until the thread ends (~80 MiB after a 100,000-row read).
   maxYoungGenerationSizeMb: 192,
-  // A 100,000-row read leaves ~150 MB of heap, most of it garbage: kept (and warm) for the next read; a file of
-  // hundreds of megabytes of strings leaves more, and its thread goes with them.
+  // A 100,000-row read leaves ~165 MB of heap (total_heap_size: 128 MiB of it the young generation committed,
+  // most of the rest garbage): kept (and warm) for the next read; a file of hundreds of megabytes of strings
+  // leaves more, and its thread goes with them.
   recycleAboveMb: 256,
   // An idle thread keeps the pages its young generation grew to (a collection does not give them back): ended,
   // its memory is back within this.

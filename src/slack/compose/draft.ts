@@ -156,7 +156,10 @@ export function firstRecipient(draft: Pick<Draft, 'recipients' | 'packedRecipien
  */
 export interface CompactEnvelopes {
   literals: string[];
-  /** Packed as addressRows makes them (an array in a draft stored before 2026-11-28): as JSON, PackedStrings writes its own form. */
+  /**
+   * Packed as addressRows makes them (an array in a draft stored before 2026-11-28): as JSON, PackedStrings writes
+   * its own form.
+   */
   values: string[] | PackedStrings;
 }
 

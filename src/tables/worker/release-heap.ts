@@ -12,9 +12,10 @@ const WORTH_COLLECTING_BYTES = 32 * 2 ** 20;
  * V8's full collection, or undefined where V8 will not give one. A reading thread's heap is garbage once its
  * answer is out (a 100,000-row file leaves 90-100 MB of it), and V8 collects only when the thread allocates
  * again: kept warm for the next read, the thread held that much of the bot's RSS for as long as it idled (15 s),
- * on top of the main thread's heap; collected, it keeps ~40 MB (~110 MB since its young generation is its own, 2026-11-28:
- * the pages that generation grew to stay until the thread ends, the large objects and the old generation go). Ending the thread releases all of it, but the
- * next read then runs in a fresh thread with none of its code optimised yet: twice as slow on a 100,000-row file
+ * on top of the main thread's heap; collected, it keeps ~40 MB (~110 MB since its young generation is its own,
+ * 2026-11-28: the pages that generation grew to stay until the thread ends, the large objects and the old
+ * generation go). Ending the thread releases all of it, but the next read then runs in a fresh thread with none
+ * of its code optimised yet: twice as slow on a 100,000-row file
  * (bench/files.ts, 2026-11-27). `--expose-gc` is a V8 flag the process starts without: set here, it gives `gc`
  * to contexts made after it (the way jest's leak detector gets one); no context made before, the bot's own
  * included, gains it.

@@ -94,10 +94,10 @@ export function splitReading(reading: FileReading): {
   const lists: Lists = { rejected: p.rejected };
   if (!a) return { head: { ...reading, personalised: { ...p, rejected: [] } }, lists, transfer: [] };
   lists.to = a.rows.to;
-  // Packed by addressRows already (or a list of strings, packed as it goes: chunksOf).
+  // Packed by addressRows; a list of strings (a reading made another way) is packed here, the one place.
   const values = a.pieces.valuesByLine;
   lists.values =
-    values instanceof PackedStrings ? values : Array.from({ length: values.length }, (_, i) => values.at(i));
+    values instanceof PackedStrings ? values : PackedStrings.of(values as (string | undefined)[]);
   const { septets } = a;
   const buffers = new Set<ArrayBuffer>();
   for (const array of [
@@ -164,23 +164,21 @@ export function joinReading(head: FileReading, received: Lists): FileReading {
 export function* chunksOf(
   lists: Lists,
 ): Generator<{ chunk: { list: ListName } & Chunk; transfer: ArrayBuffer[] }> {
-  for (const [name, list] of Object.entries(lists) as [ListName, unknown[] | PackedStrings][]) {
-    if (KEPT_PACKED.has(name)) {
+  for (const [name, items] of Object.entries(lists) as [ListName, unknown[] | PackedStrings][]) {
+    // The lists kept packed (KEPT_PACKED), packed by splitReading.
+    if (items instanceof PackedStrings) {
       // None at all (a template without a placeholder): nothing to send; joinReading puts back an empty list.
-      if (list.length === 0) continue;
+      if (items.length === 0) continue;
       // One chunk: the main thread copies its two buffers and makes no string of them, so a part at a time would
-      // only add round trips.
-      const packed = list instanceof PackedStrings ? list : PackedStrings.of(list as (string | undefined)[]);
-      // A copy moved (400 KB for 100,000 rows): the reading's own list stays whole.
-      const ends = packed.ends.slice();
+      // only add round trips. A copy of the ends is moved (400 KB for 100,000 rows): the reading's own list stays
+      // whole.
+      const ends = items.ends.slice();
       yield {
-        chunk: { list: name, packed: { text: packed.text, ends } },
+        chunk: { list: name, packed: { text: items.text, ends } },
         transfer: [ends.buffer as ArrayBuffer],
       };
       continue;
     }
-    if (list instanceof PackedStrings) throw new Error(`the list “${name}” crosses as strings, not packed`);
-    const items = list;
     for (let from = 0; from < items.length; from += CHUNK) {
       const part = items.slice(from, from + CHUNK);
       if (NUMBER_LISTS.has(name)) {

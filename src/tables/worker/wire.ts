@@ -12,9 +12,16 @@ import type { FileReading } from './reading.js';
  * trip between the threads (at 10,000 a 100,000-row personalised file took 100-150 ms more than read in one
  * thread). Typed arrays are moved, not copied (the transfer list). The message values, kept packed on the main
  * thread (KEPT_PACKED), go in one message: the main thread makes no string of them, so parts would only add
- * round trips (the answer's way for a 100,000-row personalised file: 100-120 -> 65-77 ms, 2026-11-27).
+ * round trips (the answer's way for a 100,000-row personalised file: 100-120 -> 65-77 ms, 2026-11-27). So do a
+ * same-text reading's numbers, one string (NUMBER_LISTS).
  */
 export const CHUNK = 50_000;
+
+/** What a reading thread is started with (its workerData). */
+export interface ReaderThreadData {
+  /** Its nice value (pool.ts TableReaderLimits.niceness). */
+  niceness: number;
+}
 
 /** What the main thread sends the reading thread. */
 export type ToReader =
@@ -179,13 +186,18 @@ export function* chunksOf(
       };
       continue;
     }
+    if (NUMBER_LISTS.has(name)) {
+      // Whole, in one chunk: the main thread copies one flat string and keeps it as it came, to the drafts store.
+      // In parts, each part was a large string of the main thread's and their join was made flat again to cross
+      // to the store's thread: 2.6 MB of large strings a 100,000-row file, kept until a mark-compact, where one
+      // is 1.3 MB (bench/uploads.ts, 2026-11-28).
+      if (items.length === 0) continue;
+      const numbers = { joined: PackedNumbers.of(items as string[]).joined, count: items.length };
+      yield { chunk: { list: name, numbers }, transfer: [] };
+      continue;
+    }
     for (let from = 0; from < items.length; from += CHUNK) {
       const part = items.slice(from, from + CHUNK);
-      if (NUMBER_LISTS.has(name)) {
-        const numbers = { joined: PackedNumbers.of(part as string[]).joined, count: part.length };
-        yield { chunk: { list: name, numbers }, transfer: [] };
-        continue;
-      }
       if (!STRING_LISTS.has(name)) {
         yield { chunk: { list: name, items: part }, transfer: [] };
         continue;

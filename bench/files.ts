@@ -326,7 +326,7 @@ export async function benchFiles(): Promise<Figure[]> {
       baseline: { name: 'the same floor', value: floor },
     });
     figures.push({
-      name: `file compose, ${what}: the answer's way from the reading thread to the main thread, from the read's end there (packed chunks of 50,000, each asked for), median of ${warm.length} (no target)`,
+      name: `file compose, ${what}: the answer's way from the reading thread to the main thread, from the read's end there (${kind === 'csv' ? 'packed chunks of 50,000, each asked for' : 'the numbers in one string'}), median of ${warm.length} (no target)`,
       value: round(median(r.transferMs), 1),
       unit: 'ms',
       baseline: {

@@ -4,8 +4,9 @@ import { withPackedNumbers } from '../file-recipients.js';
 import type { FileReading } from './reading.js';
 
 /**
- * A reading as it crosses between threads. The long lists (numbers, message values, refused rows) go apart,
- * CHUNK items a message, each sent when the main thread asks for the next one, so that acks run between them.
+ * A reading as it crosses between threads. The long lists (a personalised reading's numbers, refused rows) go
+ * apart, CHUNK items a message, each sent when the main thread asks for the next one, so that acks run between
+ * them; the two kept packed on the main thread go whole (below).
  * Lists of strings go packed (PackedStrings): a chunk's copy is of two flat buffers, not of 50,000 strings one
  * by one. Sent in one message instead, packed, the answer came no sooner and the main thread's longest stall in
  * a 100,000-row compose doubled (22 -> 43 ms, bench/files.ts, 2026-11-27). Not smaller: each chunk is a round
@@ -45,7 +46,7 @@ export type FromReader =
   /** Idle after an answer, the thread gave its heap back (or found too little to collect): sent between reads. */
   | { type: 'released'; collected: boolean };
 
-/** The lists that go in chunks, by name. */
+/** The long lists that cross apart from the reading's head (in chunks, or whole), by name. */
 export type ListName = 'recipients' | 'rejected' | 'to' | 'values';
 
 /**
@@ -189,8 +190,8 @@ export function* chunksOf(
     if (NUMBER_LISTS.has(name)) {
       // Whole, in one chunk: the main thread copies one flat string and keeps it as it came, to the drafts store.
       // In parts, each part was a large string of the main thread's and their join was made flat again to cross
-      // to the store's thread: 2.6 MB of large strings a 100,000-row file, kept until a mark-compact, where one
-      // is 1.3 MB (bench/uploads.ts, 2026-11-28).
+      // to the store's thread: 2.6 MB of large strings a 100,000-row file, where one is 1.3 MB (bench/uploads.ts,
+      // 2026-11-28). Its copy is a memcpy: ~13 MB at MAX_RECIPIENTS' highest, 1,000,000 (not measured).
       if (items.length === 0) continue;
       const numbers = { joined: PackedNumbers.of(items as string[]).joined, count: items.length };
       yield { chunk: { list: name, numbers }, transfer: [] };

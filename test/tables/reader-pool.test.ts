@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableFileError } from '../../src/tables/table-file.js';
 import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
@@ -41,18 +39,6 @@ function watched(): { events: ReaderEvents; live: () => number; most: () => numb
     most: () => most,
     ended,
   };
-}
-
-/** Each thread of this process and its nice value (field 19 of /proc/self/task/<tid>/stat). */
-function threadNiceValues(): Map<number, number> {
-  const values = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // After the name, in parentheses, which may hold spaces: field 3 on, so the nice value is the 17th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    values.set(Number(tid), Number(fields[16]));
-  }
-  return values;
 }
 
 let pools: TableReaderPool[] = [];
@@ -206,21 +192,6 @@ describe('uploaded files read in a thread of their own', () => {
     const next = await readers.read('b.csv', utf8(personalisedCsv(10)), recipients);
     expect(next.purpose === 'recipients' && next.recipients.recipients).toContain('905321000000');
   }, 15_000);
-
-  it.runIf(process.platform === 'linux')(
-    'reads at a lower CPU priority than the thread that acks, which keeps its own',
-    async () => {
-      const before = getPriority(0);
-      const readers = pool({ niceness: 7 });
-      const reading = await readers.read('n.csv', utf8('Telefon\n05321234567\n'), recipients);
-      expect(reading.purpose).toBe('recipients');
-      // The thread kept for the next read is still there: its nice value, as the kernel has it, is the pool's.
-      const niceValues = threadNiceValues();
-      expect([...niceValues.values()]).toContain(7);
-      expect(getPriority(0)).toBe(before);
-      expect(niceValues.get(process.pid)).toBe(before);
-    },
-  );
 
   it("gives a thread's heap back once it idles after a large read, and says whether there was enough to", async () => {
     const released: boolean[] = [];

@@ -5,14 +5,7 @@ import { honourYoungGenerationLimit } from '../../threads/young-generation.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
-import {
-  type FromReader,
-  joinReading,
-  KEPT_PACKED,
-  type ListName,
-  type ReaderThreadData,
-  type ToReader,
-} from './wire.js';
+import { type FromReader, joinReading, KEPT_PACKED, type ListName, type ToReader } from './wire.js';
 
 /**
  * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
@@ -35,11 +28,6 @@ export interface TableReaderLimits {
   recycleAboveMb: number;
   /** A thread idle this long is ended. */
   idleMs: number;
-  /**
-   * How much lower than the bot's other threads a reading thread runs, as a Linux nice value (0-19; 0: the same).
-   * The thread that acks Slack then gets a core first whenever both want one (src/threads/thread-priority.ts).
-   */
-  niceness: number;
 }
 
 export const DEFAULT_READER_LIMITS: TableReaderLimits = {
@@ -61,11 +49,6 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   // An idle thread keeps the pages its young generation grew to (a collection does not give them back): ended,
   // its memory is back within this.
   idleMs: 15_000,
-  // With two cores shared by the reading thread and the rest, acks waited for one behind it: at 19, 60 reads back
-  // to back, alternated, the ack p99 was ~20% lower than at 0 or 1 (10 did no better than 1); a read takes the same
-  // time as long as a core is free, and one starved by other work ends at its timeout, with its message
-  // (docs/performance.md, 2026-11-28, third session).
-  niceness: 19,
 };
 
 /** Reads uploaded files for what a request asks, off the main thread. */
@@ -144,7 +127,6 @@ class ReaderThread {
     honourYoungGenerationLimit(limits.maxYoungGenerationSizeMb);
     this.worker = new Worker(script.url, {
       ...script.options,
-      workerData: { niceness: limits.niceness } satisfies ReaderThreadData,
       resourceLimits: {
         maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb,
         maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb,

@@ -1,10 +1,9 @@
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
-import { lowerThisThreadPriority } from '../../threads/thread-priority.js';
+import { parentPort } from 'node:worker_threads';
 import { TableFileError } from '../table-file.js';
 import { readFileFor } from './reading.js';
 import { releaseHeap } from './release-heap.js';
-import { chunksOf, type FromReader, type ReaderThreadData, splitReading, type ToReader } from './wire.js';
+import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
 
 /**
  * The reading thread: reads one uploaded file at a time and makes of it what the request asks, under the
@@ -13,8 +12,6 @@ import { chunksOf, type FromReader, type ReaderThreadData, splitReading, type To
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
-// Below the thread that acks Slack: a read is worth a core only when that thread does not want it.
-lowerThisThreadPriority((workerData as ReaderThreadData).niceness);
 
 /**
  * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at

@@ -18,12 +18,6 @@ import type { FileReading } from './reading.js';
  */
 export const CHUNK = 50_000;
 
-/** What a reading thread is started with (its workerData). */
-export interface ReaderThreadData {
-  /** Its nice value (pool.ts TableReaderLimits.niceness). */
-  niceness: number;
-}
-
 /** What the main thread sends the reading thread. */
 export type ToReader =
   | { type: 'read'; filename: string; bytes: Uint8Array; request: import('./reading.js').ReadRequest }

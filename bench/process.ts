@@ -1,6 +1,6 @@
 // Child processes for the benches: the real bot, the simulator on its own, a bare floor server.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 
 export interface Spawned {
   child: ChildProcess;
@@ -14,7 +14,11 @@ export interface Spawned {
 export function spawnNode(
   args: string[],
   env: Record<string, string>,
-  options: { stdin?: boolean } = {},
+  options: {
+    stdin?: boolean;
+    /** Every line of its output appended here too, beyond what output() keeps. */
+    outputFile?: string;
+  } = {},
 ): Spawned {
   let output = '';
   const startedAt = performance.now();
@@ -24,6 +28,7 @@ export function spawnNode(
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const keep = (d: Buffer) => {
+    if (options.outputFile) appendFileSync(options.outputFile, d);
     // Only the start of the output matters (start-up lines, errors); a chatty child must not grow us.
     if (output.length < 200_000) output += d;
   };

@@ -19,6 +19,12 @@
 // also waited for this process's own stalls (its event loop held 9-14 ms at p99 under load, 4-5 ms idle).
 //
 // Run alone with `npx tsx bench/uploads.ts` (`--quick`: fewer idle acks, for a look while changing things).
+// For an experiment on one window, without the others and the hostile files:
+// - BENCH_UPLOADS_WINDOW=both|reads|campaign: the idle acks, that window, the idle acks again; one JSON line
+//   (p99 and p50 against idle's, the reads, the peak RSS). `reads` reads BENCH_UPLOADS_READS files (60).
+// - BENCH_BOT_NODE_FLAGS: node flags for the bot after npm start's (e.g. `--trace-gc-nvp`, `--cpu-prof`).
+// - BENCH_BOT_OUTPUT: a file the bot's whole output is appended to (the bench keeps only its first 200,000
+//   characters): what a GC trace needs.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,21 +99,26 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
     const [, simUrl] = await waitForOutput(sim, /listening on (http:\/\/\S+)/);
     const port = await closedPort();
     const dbPath = join(dir, 'uploads.db');
-    bot = spawnNode([...startNodeFlags(), 'scripts/start.mjs'], {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${dbPath}`,
-      ADMIN_USER_IDS: users.admin,
-      SMS_GATEWAY_URL: simUrl!,
-      SMS_GATEWAY_USERNAME: 'demo',
-      SMS_GATEWAY_PASSWORD: 'demo',
-      SMS_GATEWAY_TIMEOUT_MS: '10000',
-      MAX_RECIPIENTS: String(ROWS),
-      SUBMIT_CHUNK_INTERVAL_MS: String(CAMPAIGN_PACE_MS),
-      LOG_LEVEL: 'warn',
-    });
+    const extraFlags = (process.env.BENCH_BOT_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    bot = spawnNode(
+      [...startNodeFlags(), ...extraFlags, 'scripts/start.mjs'],
+      {
+        SLACK_BOT_TOKEN: fake.botToken,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: fake.apiUrl,
+        PORT: String(port),
+        DATABASE_URL: `sqlite:${dbPath}`,
+        ADMIN_USER_IDS: users.admin,
+        SMS_GATEWAY_URL: simUrl!,
+        SMS_GATEWAY_USERNAME: 'demo',
+        SMS_GATEWAY_PASSWORD: 'demo',
+        SMS_GATEWAY_TIMEOUT_MS: '10000',
+        MAX_RECIPIENTS: String(ROWS),
+        SUBMIT_CHUNK_INTERVAL_MS: String(CAMPAIGN_PACE_MS),
+        LOG_LEVEL: 'warn',
+      },
+      process.env.BENCH_BOT_OUTPUT ? { outputFile: process.env.BENCH_BOT_OUTPUT } : {},
+    );
     await untilHealthy(bot, port);
     const driver = createSlackDriver({
       botUrl: `http://127.0.0.1:${port}/slack/events`,
@@ -123,6 +134,11 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
     const run: Run = { fake, driver, ackDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
     const idleBefore = await ackSeries(run, idleAcks);
+    const window = process.env.BENCH_UPLOADS_WINDOW;
+    if (window) {
+      await oneWindow(run, files, window, idleBefore, idleAcks);
+      return [];
+    }
     const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
     const oneLine = await hostileUpload(run, 'tek-satir.csv', files.oneLine, 'personalised');
     // Apart first, then together: which of the two costs the acks what, when together misses its target.
@@ -457,6 +473,42 @@ async function campaign(run: Run, campaignFile: Buffer, xlsx?: Buffer): Promise<
   } finally {
     db.close();
   }
+}
+
+/** One loaded window between two idle series, printed as a JSON line (BENCH_UPLOADS_WINDOW). */
+async function oneWindow(
+  run: Run,
+  files: { campaigns: readonly Buffer[]; xlsx: Buffer },
+  window: string,
+  idleBefore: number[],
+  idleAcks: number,
+): Promise<void> {
+  const loaded =
+    window === 'reads'
+      ? await readsAlone(run, files.xlsx, Number(process.env.BENCH_UPLOADS_READS ?? 60))
+      : window === 'campaign' || window === 'both'
+        ? await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined)
+        : undefined;
+  if (!loaded) throw new Error(`BENCH_UPLOADS_WINDOW is both, reads or campaign, not ${window}`);
+  const idle = [...idleBefore, ...(await ackSeries(run, idleAcks))];
+  const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
+  console.log(
+    JSON.stringify({
+      window,
+      botNodeFlags: process.env.BENCH_BOT_NODE_FLAGS ?? '',
+      p99: at(loaded.acks, 99),
+      idleP99: at(idle, 99),
+      ratio: round(percentile(loaded.acks, 99) / percentile(idle, 99), 2),
+      p50: at(loaded.acks, 50),
+      idleP50: at(idle, 50),
+      slowest: round(Math.max(...loaded.acks), 1),
+      acks: loaded.acks.length,
+      reads: loaded.readMs.length,
+      readMedianMs: loaded.readMs.length > 0 ? round(median(loaded.readMs), 0) : null,
+      peakRssMiB: round(loaded.peakRssMiB, 1),
+      idleRssMiB: round(loaded.idleRssMiB, 1),
+    }),
+  );
 }
 
 // --- the figures ------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Child processes for the benches: the real bot, the simulator on its own, a bare floor server.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 export interface Spawned {
   child: ChildProcess;
@@ -16,11 +16,15 @@ export function spawnNode(
   env: Record<string, string>,
   options: {
     stdin?: boolean;
-    /** Every line of its output appended here too, beyond what output() keeps. */
+    /**
+     * A file all of its output (stdout and stderr, chunks as they come) is appended to, beyond the start that
+     * output() keeps: opened before the child starts, so a path that cannot be written fails here.
+     */
     outputFile?: string;
   } = {},
 ): Spawned {
   let output = '';
+  const outputFd = options.outputFile === undefined ? undefined : openSync(options.outputFile, 'a');
   const startedAt = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: new URL('..', import.meta.url).pathname,
@@ -28,12 +32,14 @@ export function spawnNode(
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const keep = (d: Buffer) => {
-    if (options.outputFile) appendFileSync(options.outputFile, d);
+    if (outputFd !== undefined) writeSync(outputFd, d);
     // Only the start of the output matters (start-up lines, errors); a chatty child must not grow us.
     if (output.length < 200_000) output += d;
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // After the output's last chunk (streams closed), not at 'exit'.
+  if (outputFd !== undefined) child.once('close', () => closeSync(outputFd));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,

@@ -19,11 +19,14 @@
 // also waited for this process's own stalls (its event loop held 9-14 ms at p99 under load, 4-5 ms idle).
 //
 // Run alone with `npx tsx bench/uploads.ts` (`--quick`: fewer idle acks, for a look while changing things).
-// For an experiment on one window, without the others and the hostile files:
-// - BENCH_UPLOADS_WINDOW=both|reads|campaign: the idle acks, that window, the idle acks again; one JSON line
-//   (p99 and p50 against idle's, the reads, the peak RSS). `reads` reads BENCH_UPLOADS_READS files (60).
-// - BENCH_BOT_NODE_FLAGS: node flags for the bot after npm start's (e.g. `--trace-gc-nvp`, `--cpu-prof`).
-// - BENCH_BOT_OUTPUT: a file the bot's whole output is appended to (the bench keeps only its first 200,000
+// For an experiment on one window (the command line only, never `npm run bench`; checked before anything starts):
+// - BENCH_UPLOADS_WINDOW=both|reads|campaign: the idle acks, that window, the idle acks again, printed as one JSON
+//   line (p99 and p50 against idle's, the reads, the peak RSS); the hostile files are not uploaded. `reads` reads
+//   BENCH_UPLOADS_READS files (60).
+// - BENCH_BOT_NODE_FLAGS: node flags for the bot after npm start's, split on spaces (e.g. `--trace-gc-nvp`, or
+//   `--cpu-prof --cpu-prof-dir=/tmp/prof`: without a folder the profiles land in the checkout). Other V8 flags
+//   than npm start's make the bot reject and rewrite dist/'s code cache (see docs/performance.md).
+// - BENCH_BOT_OUTPUT: a file all of the bot's output is appended to (the bench keeps only its first 200,000
 //   characters): what a GC trace needs.
 
 import { createHash } from 'node:crypto';
@@ -58,9 +61,9 @@ const GAP_MS = 10;
 const BOMB_INFLATED = 1.4e9;
 /**
  * SUBMIT_CHUNK_INTERVAL_MS of the campaigns: the bot's default, 1 s, as a campaign runs unless an admin sets
- * another pace. Its 100 s give the loaded window ~7,000 acks beside ~350 reads, where pace 0 (chunks as fast as
- * the gateway takes them: 4-8 s on this project's machines) gave ~120 acks and ~10 reads, and a p99 that was one
- * slow ack.
+ * another pace. Its 100 s give the loaded window ~7,000 acks beside 800-1,500 reads (2026-11-28), where pace 0
+ * (chunks as fast as the gateway takes them: 4-8 s on this project's machines) gave ~120 acks and ~10 reads, and a
+ * p99 that was one slow ack.
  */
 const CAMPAIGN_PACE_MS = Number(process.env.BENCH_CAMPAIGN_PACE_MS ?? loadConfig({}).sending.chunkIntervalMs);
 const ONE_LINE_FIELDS = 800_000;
@@ -77,7 +80,18 @@ interface Run {
   dbPath: string;
 }
 
-export async function benchUploads(options: { quick?: boolean } = {}): Promise<Figure[]> {
+/** One loaded window alone, with what the bot is run with: an experiment's (see the top of this file). */
+export interface UploadsExperiment {
+  window: 'both' | 'reads' | 'campaign';
+  reads: number;
+  botNodeFlags: string[];
+  botOutput?: string;
+}
+
+export async function benchUploads(
+  options: { quick?: boolean; experiment?: UploadsExperiment } = {},
+): Promise<Figure[]> {
+  const { experiment } = options;
   const idleAcks = options.quick ? 150 : 500;
   await ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-uploads-'));
@@ -99,9 +113,8 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
     const [, simUrl] = await waitForOutput(sim, /listening on (http:\/\/\S+)/);
     const port = await closedPort();
     const dbPath = join(dir, 'uploads.db');
-    const extraFlags = (process.env.BENCH_BOT_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
     bot = spawnNode(
-      [...startNodeFlags(), ...extraFlags, 'scripts/start.mjs'],
+      [...startNodeFlags(), ...(experiment?.botNodeFlags ?? []), 'scripts/start.mjs'],
       {
         SLACK_BOT_TOKEN: fake.botToken,
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -117,7 +130,7 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
         SUBMIT_CHUNK_INTERVAL_MS: String(CAMPAIGN_PACE_MS),
         LOG_LEVEL: 'warn',
       },
-      process.env.BENCH_BOT_OUTPUT ? { outputFile: process.env.BENCH_BOT_OUTPUT } : {},
+      experiment?.botOutput ? { outputFile: experiment.botOutput } : {},
     );
     await untilHealthy(bot, port);
     const driver = createSlackDriver({
@@ -134,9 +147,8 @@ export async function benchUploads(options: { quick?: boolean } = {}): Promise<F
     const run: Run = { fake, driver, ackDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
     const idleBefore = await ackSeries(run, idleAcks);
-    const window = process.env.BENCH_UPLOADS_WINDOW;
-    if (window) {
-      await oneWindow(run, files, window, idleBefore, idleAcks);
+    if (experiment) {
+      await oneWindow(run, files, experiment, idleBefore, idleAcks);
       return [];
     }
     const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
@@ -479,23 +491,21 @@ async function campaign(run: Run, campaignFile: Buffer, xlsx?: Buffer): Promise<
 async function oneWindow(
   run: Run,
   files: { campaigns: readonly Buffer[]; xlsx: Buffer },
-  window: string,
+  experiment: UploadsExperiment,
   idleBefore: number[],
   idleAcks: number,
 ): Promise<void> {
+  const { window } = experiment;
   const loaded =
     window === 'reads'
-      ? await readsAlone(run, files.xlsx, Number(process.env.BENCH_UPLOADS_READS ?? 60))
-      : window === 'campaign' || window === 'both'
-        ? await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined)
-        : undefined;
-  if (!loaded) throw new Error(`BENCH_UPLOADS_WINDOW is both, reads or campaign, not ${window}`);
+      ? await readsAlone(run, files.xlsx, experiment.reads)
+      : await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined);
   const idle = [...idleBefore, ...(await ackSeries(run, idleAcks))];
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
   console.log(
     JSON.stringify({
       window,
-      botNodeFlags: process.env.BENCH_BOT_NODE_FLAGS ?? '',
+      botNodeFlags: experiment.botNodeFlags.join(' '),
       p99: at(loaded.acks, 99),
       idleP99: at(idle, 99),
       ratio: round(percentile(loaded.acks, 99) / percentile(idle, 99), 2),
@@ -509,6 +519,33 @@ async function oneWindow(
       idleRssMiB: round(loaded.idleRssMiB, 1),
     }),
   );
+}
+
+/** The experiment the environment asks for, if any: refused at once when a value is not one the bench takes. */
+function experimentFromEnv(env: NodeJS.ProcessEnv): UploadsExperiment | undefined {
+  const window = env.BENCH_UPLOADS_WINDOW;
+  if (window === undefined || window === '') {
+    for (const name of ['BENCH_UPLOADS_READS', 'BENCH_BOT_NODE_FLAGS', 'BENCH_BOT_OUTPUT']) {
+      if (env[name])
+        throw new Error(`${name} is for an experiment on one window: set BENCH_UPLOADS_WINDOW too`);
+    }
+    return undefined;
+  }
+  if (window !== 'both' && window !== 'reads' && window !== 'campaign') {
+    throw new Error(`BENCH_UPLOADS_WINDOW is both, reads or campaign, not ${JSON.stringify(window)}`);
+  }
+  const reads = Number(env.BENCH_UPLOADS_READS ?? 60);
+  if (!Number.isInteger(reads) || reads < 1) {
+    throw new Error(
+      `BENCH_UPLOADS_READS is a whole number of files, 1 or more, not ${JSON.stringify(env.BENCH_UPLOADS_READS)}`,
+    );
+  }
+  return {
+    window,
+    reads,
+    botNodeFlags: (env.BENCH_BOT_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+    ...(env.BENCH_BOT_OUTPUT ? { botOutput: env.BENCH_BOT_OUTPUT } : {}),
+  };
 }
 
 // --- the figures ------------------------------------------------------------------------------------------------
@@ -593,7 +630,11 @@ function figuresOf(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const figure of await benchUploads({ quick: process.argv.includes('--quick') })) {
+  const experiment = experimentFromEnv(process.env);
+  for (const figure of await benchUploads({
+    quick: process.argv.includes('--quick'),
+    ...(experiment ? { experiment } : {}),
+  })) {
     console.log(formatFigure(figure));
   }
 }

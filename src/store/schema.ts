@@ -58,7 +58,7 @@ export interface CampaignsTable {
   message_ts: string | null;
   sender: string;
   body: string;
-  /** The validated send plan as JSON; '' once purged. */
+  /** Always '' since 0011: the plan is in campaign_plans, so that updates of this row stay small. */
   plan: string;
   recipient_count: number;
   segments: number;
@@ -197,9 +197,17 @@ export interface ForgottenNumbersTable {
   forgotten_at: number;
 }
 
+/** A campaign's plan, written with it and kept apart from its often-updated row (migration 0011). */
+export interface CampaignPlansTable {
+  campaign_id: number;
+  /** The validated send plan as JSON; '' once purged. */
+  plan: string;
+}
+
 export interface Database {
   outbox: OutboxTable;
   campaigns: CampaignsTable;
+  campaign_plans: CampaignPlansTable;
   inbound_messages: InboundMessagesTable;
   relay_cursors: RelayCursorsTable;
   inbound_threads: InboundThreadsTable;

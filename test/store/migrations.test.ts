@@ -154,6 +154,65 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await store.close();
     });
 
+    it("upgrade moves each campaign's plan out of its row, and a number is still forgotten from it", async () => {
+      const { url, schema } = target();
+      const db = kyselyFor(kind, url, schema);
+      const all = await migrationProvider(kind).getMigrations();
+      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0011_campaign_plans'));
+      const beforePlans = new Migrator({
+        db,
+        provider: { getMigrations: async () => before },
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+        migrationTableSchema: schema,
+      });
+      expect((await beforePlans.migrateToLatest()).error).toBeUndefined();
+      const plan = { sender: 'ACME', recipients: ['905320000001', '905320000002'], text: 'Hi' };
+      const row = (key: string, planText: string) => ({
+        idempotency_key: key,
+        create_token: 't',
+        slack_user: 'U1',
+        acting_user: 'U1',
+        channel: 'C1',
+        sender: 'ACME',
+        body: 'Hi',
+        plan: planText,
+        recipient_count: 2,
+        segments: 1,
+        chunk_size: 1,
+        chunk_count: 2,
+        round: 0,
+        cursor: 0,
+        state: 'running',
+        next_at: 0,
+        created_at: 0,
+        updated_at: 0,
+      });
+      const { id } = await db
+        .insertInto('campaigns')
+        .values(row('old', JSON.stringify(plan)))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const purged = await db
+        .insertInto('campaigns')
+        .values(row('purged', ''))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.destroy();
+
+      const store = await openStore(url, { schema });
+      expect(await store.campaigns.plan(Number(id))).toEqual(plan);
+      expect(await store.campaigns.plan(Number(purged.id))).toBeUndefined();
+      expect(await store.campaigns.forgetNumber('905320000001')).toBe(1);
+      expect(await store.campaigns.plan(Number(id))).toEqual({ ...plan, recipients: ['', '905320000002'] });
+      await store.close();
+      // The numbers are in one place only: the old column holds none of them.
+      const after = kyselyFor(kind, url, schema);
+      const left = await after.selectFrom('campaigns').select('plan').execute();
+      await after.destroy();
+      expect(left.map((r) => r.plan)).toEqual(['', '']);
+    });
+
     it('are safe when several opens of one fresh store start at once: one migrates, all work', async () => {
       const { url, schema } = target();
       const logs = Array.from({ length: 4 }, () => captureLogger());

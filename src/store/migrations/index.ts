@@ -10,6 +10,7 @@ import * as scheduledSends from './0007_scheduled_sends.js';
 import * as workflows from './0008_workflows.js';
 import * as forgottenNumbers from './0009_forgotten_numbers.js';
 import * as draftNumbers from './0010_draft_numbers.js';
+import * as campaignPlans from './0011_campaign_plans.js';
 
 // Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
 // A new migration is a new file with the next number, appended to this list.
@@ -25,6 +26,7 @@ export function migrationProvider(kind: StoreKind): MigrationProvider {
     '0008_workflows': { up: (db) => workflows.up(db) },
     '0009_forgotten_numbers': { up: (db) => forgottenNumbers.up(db) },
     '0010_draft_numbers': { up: (db) => draftNumbers.up(db) },
+    '0011_campaign_plans': { up: (db) => campaignPlans.up(db) },
   };
   return { getMigrations: async () => migrations };
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { benchAck } from './ack.js';
 import { benchCampaign } from './campaign.js';
+import { benchCampaignSteps } from './campaign-steps.js';
 import { benchCompose } from './compose.js';
 import { benchDigest } from './digest.js';
 import { type BenchFigure, ratioOf, type Target, targetMet, targetText } from './figure.js';
@@ -94,6 +95,7 @@ const benches: [string, () => Promise<Figure[]>][] = [
   ['gateway', benchGateway],
   ['compose', benchCompose],
   ['campaign', benchCampaign],
+  ['campaign steps', benchCampaignSteps],
   ['files', benchFiles],
   ['uploads', () => benchUploads()],
   ['startup', benchStartup],

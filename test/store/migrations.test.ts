@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/index.js';
@@ -52,6 +52,26 @@ const targets: Record<'sqlite' | 'postgres', () => Target> = {
     return { url: pgUrl!, schema, cleanup: () => dropSchema(schema) };
   },
 };
+
+/** A store as the migrations before `name` left it (an install from before that migration): resolves with them all. */
+async function migrateBefore(
+  kind: 'sqlite' | 'postgres',
+  db: Kysely<Schema>,
+  schema: string | undefined,
+  name: string,
+): Promise<Record<string, Migration>> {
+  const all = await migrationProvider(kind).getMigrations();
+  const before = Object.fromEntries(Object.entries(all).filter(([n]) => n < name));
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => before },
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+    migrationTableSchema: schema,
+  });
+  expect((await migrator.migrateToLatest()).error).toBeUndefined();
+  return all;
+}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -126,16 +146,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     it('upgrade carries digest memory kept among the relay cursors over to its own table', async () => {
       const { url, schema } = target();
       const db = kyselyFor(kind, url, schema);
-      const all = await migrationProvider(kind).getMigrations();
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0005_digest_memory'));
-      const beforeDigestMemory = new Migrator({
-        db,
-        provider: { getMigrations: async () => before },
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
-        migrationTableSchema: schema,
-      });
-      expect((await beforeDigestMemory.migrateToLatest()).error).toBeUndefined();
+      const all = await migrateBefore(kind, db, schema, '0005_digest_memory');
       const old = repositories({ db, run: (op) => op(0), now: () => new Date() });
       const memory = '{"slot":"2030-01-01T08:00:00.000Z","at":"2030-01-01T08:00:03.000Z","usable":41.5}';
       await old.inbound.setCursor('digest:12', memory, new Date('2030-01-01T08:00:03.000Z'));
@@ -157,16 +168,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     it("upgrade moves each campaign's plan out of its row, and a number is still forgotten from it", async () => {
       const { url, schema } = target();
       const db = kyselyFor(kind, url, schema);
-      const all = await migrationProvider(kind).getMigrations();
-      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0011_campaign_plans'));
-      const beforePlans = new Migrator({
-        db,
-        provider: { getMigrations: async () => before },
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
-        migrationTableSchema: schema,
-      });
-      expect((await beforePlans.migrateToLatest()).error).toBeUndefined();
+      await migrateBefore(kind, db, schema, '0011_campaign_plans');
       const plan = { sender: 'ACME', recipients: ['905320000001', '905320000002'], text: 'Hi' };
       const row = (key: string, planText: string) => ({
         idempotency_key: key,

@@ -58,7 +58,7 @@ export interface CampaignsTable {
   message_ts: string | null;
   sender: string;
   body: string;
-  /** Always '' since 0011: the plan is in campaign_plans, so that updates of this row stay small. */
+  /** '' since 0011: the plan is in campaign_plans, so that updates of this row stay small (but see 0011). */
   plan: string;
   recipient_count: number;
   segments: number;

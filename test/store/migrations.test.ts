@@ -165,12 +165,12 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       await store.close();
     });
 
-    it("upgrade moves each campaign's plan out of its row, and a number is still forgotten from it", async () => {
+    it("upgrade moves each campaign's plan out of its row; purge and forget reach it, and a plan an older instance still writes in the row", async () => {
       const { url, schema } = target();
       const db = kyselyFor(kind, url, schema);
       await migrateBefore(kind, db, schema, '0011_campaign_plans');
       const plan = { sender: 'ACME', recipients: ['905320000001', '905320000002'], text: 'Hi' };
-      const row = (key: string, planText: string) => ({
+      const row = (key: string, state: string) => ({
         idempotency_key: key,
         create_token: 't',
         slack_user: 'U1',
@@ -178,41 +178,54 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         channel: 'C1',
         sender: 'ACME',
         body: 'Hi',
-        plan: planText,
+        plan: JSON.stringify(plan),
         recipient_count: 2,
         segments: 1,
         chunk_size: 1,
         chunk_count: 2,
         round: 0,
         cursor: 0,
-        state: 'running',
+        state,
         next_at: 0,
         created_at: 0,
         updated_at: 0,
       });
-      const { id } = await db
-        .insertInto('campaigns')
-        .values(row('old', JSON.stringify(plan)))
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const purged = await db
-        .insertInto('campaigns')
-        .values(row('purged', ''))
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const made = async (k: Kysely<Schema>, key: string, state: string) =>
+        Number(
+          (await k.insertInto('campaigns').values(row(key, state)).returning('id').executeTakeFirstOrThrow())
+            .id,
+        );
+      const running = await made(db, 'running', 'running');
+      const done = await made(db, 'done', 'done');
       await db.destroy();
 
       const store = await openStore(url, { schema });
-      expect(await store.campaigns.plan(Number(id))).toEqual(plan);
-      expect(await store.campaigns.plan(Number(purged.id))).toBeUndefined();
-      expect(await store.campaigns.forgetNumber('905320000001')).toBe(1);
-      expect(await store.campaigns.plan(Number(id))).toEqual({ ...plan, recipients: ['', '905320000002'] });
+      expect(await store.campaigns.plan(running)).toEqual(plan);
+      expect(await store.campaigns.plan(done)).toEqual(plan);
+      // An instance of the release before, still running during a rolling upgrade, writes the plan in the row.
+      const raw = kyselyFor(kind, url, schema);
+      const unmoved = await made(raw, 'unmoved', 'running');
+      expect(await store.campaigns.plan(unmoved)).toEqual(plan);
+
+      expect(await store.campaigns.forgetNumber('905320000001')).toBe(3);
+      const forgotten = { ...plan, recipients: ['', '905320000002'] };
+      expect(await store.campaigns.plan(running)).toEqual(forgotten);
+      expect(await store.campaigns.plan(unmoved)).toEqual(forgotten);
+      expect((await store.campaigns.get(running))?.redactedAt).not.toBeNull();
+
+      await raw.updateTable('campaigns').set({ state: 'done' }).where('id', '=', unmoved).execute();
+      expect(await store.campaigns.purgeContentBefore(new Date(1))).toBe(2);
+      for (const id of [done, unmoved]) {
+        expect(await store.campaigns.plan(id)).toBeUndefined();
+        expect((await store.campaigns.get(id))?.text).toBe('');
+      }
+      expect(await store.campaigns.plan(running)).toEqual(forgotten);
+      expect((await store.campaigns.get(running))?.text).toBe('Hi');
       await store.close();
-      // The numbers are in one place only: the old column holds none of them.
-      const after = kyselyFor(kind, url, schema);
-      const left = await after.selectFrom('campaigns').select('plan').execute();
-      await after.destroy();
-      expect(left.map((r) => r.plan)).toEqual(['', '']);
+      // No number is left in the old column.
+      const left = await raw.selectFrom('campaigns').select('plan').execute();
+      await raw.destroy();
+      expect(left.map((r) => r.plan)).toEqual(['', '', '']);
     });
 
     it('are safe when several opens of one fresh store start at once: one migrates, all work', async () => {

@@ -9,10 +9,11 @@ interface AtThisMigration {
 /**
  * A campaign's plan (its recipients, ~1.5 MB of JSON for 100,000) gets a table of its own, written once. Inside the
  * campaigns row, every claim and every step of the cursor (two updates a chunk, one chunk a second) rewrote the
- * whole row, plan included, on SQLite, which rewrites a record whole, and zeroes the pages it frees (secure_delete):
- * 5-16 ms of the event loop each time, measured under a 100,000-recipient campaign (docs/performance.md). The plans
- * are moved, not copied: the old column is emptied, so that erasing a number (`/sms forget`, the retention purge)
- * has one place to erase it from.
+ * whole row, plan included, on SQLite (a record whose size changes is written anew; secure_delete zeroes what it
+ * frees): 5-16 ms of the event loop each time, measured under a 100,000-recipient campaign (docs/performance.md).
+ * The plans are moved, not copied: the old column is emptied, so that a number is kept, and erased (`/sms forget`,
+ * the retention purge), in one place. A plan an instance of an older release writes in the old column during a
+ * rolling upgrade is read and erased there (repos/campaigns.ts).
  */
 export async function up(untyped: Kysely<unknown>): Promise<void> {
   const db = untyped as unknown as Kysely<AtThisMigration>;

@@ -12,7 +12,8 @@ import * as forgottenNumbers from './0009_forgotten_numbers.js';
 import * as draftNumbers from './0010_draft_numbers.js';
 import * as campaignPlans from './0011_campaign_plans.js';
 
-// Migrations only ever add: there are no `down` steps, so nothing here can drop user data.
+// Migrations never drop: there are no `down` steps, and none drops a table or column or deletes a row (0011 moves
+// the campaigns' plans to a table of their own, emptying the old column).
 // A new migration is a new file with the next number, appended to this list.
 export function migrationProvider(kind: StoreKind): MigrationProvider {
   const migrations: Record<string, Migration> = {

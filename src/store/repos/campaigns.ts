@@ -13,10 +13,10 @@ import type {
 
 type Row = Omit<Selectable<CampaignsTable>, 'plan'>;
 
-/** Every column but the plan: a campaign's plan is read once by the runner, never with its state. */
 /** Ids in one `in (…)`: well under SQLite's and PostgreSQL's limits on a statement's parameters. */
 const IDS_PER_STATEMENT = 500;
 
+/** Every column but the plan: a campaign's plan is read once by the runner, never with its state. */
 const COLUMNS = [
   'id',
   'idempotency_key',
@@ -189,11 +189,14 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
 
     plan: (id) =>
       ctx.run(async () => {
-        const row = await db
-          .selectFrom('campaign_plans')
-          .select('plan')
-          .where('campaign_id', '=', id)
-          .executeTakeFirst();
+        const row =
+          (await db
+            .selectFrom('campaign_plans')
+            .select('plan')
+            .where('campaign_id', '=', id)
+            .executeTakeFirst()) ??
+          // Made by an instance of a release before 0011 while this one ran (a rolling upgrade): in the old column.
+          (await db.selectFrom('campaigns').select('plan').where('id', '=', id).executeTakeFirst());
         return row && row.plan !== '' ? (fromJson<JsonValue>(row.plan) ?? undefined) : undefined;
       }),
 
@@ -380,27 +383,34 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
     purgeContentBefore: (before, at = ctx.now()) =>
       ctx.run(() =>
         db.transaction().execute(async (trx) => {
-          const ended = trx
-            .selectFrom('campaigns')
-            .select('id')
-            .where('created_at', '<', toMillis(before))
-            .where('state', '<>', 'running');
+          // The campaigns first, under their own condition: on PostgreSQL an update re-checks `state` on a row that
+          // changed under it, so a campaign resumed meanwhile ("Send the rest") is left as it is, plan and all.
           const purged = await trx
-            .updateTable('campaign_plans')
-            .set({ plan: '' })
-            .where('plan', '<>', '')
-            .where('campaign_id', 'in', ended)
-            .returning('campaign_id')
+            .updateTable('campaigns')
+            .set({ body: '', redacted_at: toMillis(at) })
+            .where('created_at', '<', toMillis(before))
+            .where('state', '<>', 'running')
+            .where((eb) =>
+              eb.or([
+                eb('plan', '<>', ''),
+                eb('id', 'in', eb.selectFrom('campaign_plans').select('campaign_id').where('plan', '<>', '')),
+              ]),
+            )
+            .returning('id')
             .execute();
           for (let i = 0; i < purged.length; i += IDS_PER_STATEMENT) {
+            const ids = purged.slice(i, i + IDS_PER_STATEMENT).map((p) => p.id);
+            await trx
+              .updateTable('campaign_plans')
+              .set({ plan: '' })
+              .where('campaign_id', 'in', ids)
+              .execute();
+            // A plan an instance of a release before 0011 wrote in the old column (a rolling upgrade).
             await trx
               .updateTable('campaigns')
-              .set({ body: '', redacted_at: toMillis(at) })
-              .where(
-                'id',
-                'in',
-                purged.slice(i, i + IDS_PER_STATEMENT).map((p) => p.campaign_id),
-              )
+              .set({ plan: '' })
+              .where('id', 'in', ids)
+              .where('plan', '<>', '')
               .execute();
           }
           return purged.length;
@@ -409,11 +419,22 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
 
     forgetNumber: (msisdn, at = ctx.now()) =>
       ctx.run(async () => {
-        const rows = await db
+        const pattern = jsonStringPattern(msisdn);
+        const moved = await db
           .selectFrom('campaign_plans')
           .select(['campaign_id as id', 'plan'])
-          .where('plan', 'like', jsonStringPattern(msisdn))
+          .where('plan', 'like', pattern)
           .execute();
+        // A plan an instance of a release before 0011 wrote in the old column (a rolling upgrade).
+        const unmoved = await db
+          .selectFrom('campaigns')
+          .select(['id', 'plan'])
+          .where('plan', 'like', pattern)
+          .execute();
+        const rows = [
+          ...moved.map((r) => ({ ...r, table: 'campaign_plans' as const })),
+          ...unmoved.map((r) => ({ ...r, table: 'campaigns' as const })),
+        ];
         let changed = 0;
         for (const row of rows) {
           const plan = fromJson<{ recipients?: string[]; envelopes?: { to: string; message: string }[] }>(
@@ -426,14 +447,16 @@ export function campaignsRepo(ctx: RepoContext): CampaignsRepo {
           const text = JSON.stringify(next);
           if (text === row.plan) continue;
           await db.transaction().execute(async (trx) => {
-            await trx
-              .updateTable('campaign_plans')
-              .set({ plan: text })
-              .where('campaign_id', '=', row.id)
-              .execute();
+            if (row.table === 'campaign_plans') {
+              await trx
+                .updateTable('campaign_plans')
+                .set({ plan: text })
+                .where('campaign_id', '=', row.id)
+                .execute();
+            }
             await trx
               .updateTable('campaigns')
-              .set({ redacted_at: toMillis(at) })
+              .set({ redacted_at: toMillis(at), ...(row.table === 'campaigns' ? { plan: text } : {}) })
               .where('id', '=', row.id)
               .execute();
           });

@@ -50,6 +50,7 @@ import {
 } from '../workspace/index.js';
 import { ackTimer } from './ack-timer.js';
 import { balanceAck } from './balance-ack.js';
+import { type CpuShare, cpuWatch } from './cpu-share.js';
 import { type BenchFigure, type Figure, median, percentile, round } from './figure.js';
 import { startNodeFlags } from './node-flags.js';
 import { rssMiB, type Spawned, spawnNode, untilHealthy, waitForOutput } from './process.js';
@@ -146,9 +147,11 @@ export async function benchUploads(
     });
     const run: Run = { fake, driver, ackDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
+    const idleCpu = cpuWatch(run.bot.child.pid!);
     const idleBefore = await ackSeries(run, idleAcks);
+    const idle = { cpu: idleCpu.stop() };
     if (experiment) {
-      await oneWindow(run, files, experiment, idleBefore, idleAcks);
+      await oneWindow(run, files, experiment, idleBefore, idleAcks, idle.cpu);
       return [];
     }
     const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
@@ -159,7 +162,7 @@ export async function benchUploads(
     const both = await campaign(run, files.campaigns[1], files.xlsx);
     // The reading threads idle out (15 s) on their own; the acks after do not wait for that.
     const idleAfter = await ackSeries(run, idleAcks);
-    return figuresOf([...idleBefore, ...idleAfter], { reads, alone, both }, [
+    return figuresOf({ acks: [...idleBefore, ...idleAfter], cpu: idle.cpu }, { reads, alone, both }, [
       {
         what: `a ${mib(files.bomb.length)} .xlsx whose zip directory declares 1 kB for a part that inflates to ${(BOMB_INFLATED / 1e9).toFixed(1)} GB`,
         r: bomb,
@@ -412,21 +415,25 @@ interface Loaded {
   campaignSeconds?: number;
   peakRssMiB: number;
   idleRssMiB: number;
+  /** What the cores did while the acks were timed (cpu-share.ts); undefined off Linux. */
+  cpu: CpuShare | undefined;
 }
 
 /** `/sms balance` acked one after another for as long as `work` runs, and the bot's RSS meanwhile. */
 async function underLoad(
   run: Run,
-  work: () => Promise<Omit<Loaded, 'acks' | 'peakRssMiB' | 'idleRssMiB'>>,
+  work: () => Promise<Omit<Loaded, 'acks' | 'peakRssMiB' | 'idleRssMiB' | 'cpu'>>,
 ): Promise<Loaded> {
   const rss = rssSampler(run.bot.child.pid!);
   await pause(1_000);
   const idleRssMiB = median(rss.samples.map((s) => s.mib));
   const from = performance.now();
+  const cpu = cpuWatch(run.bot.child.pid!);
   const acks = acksMeanwhile(run);
   try {
     const done = await work();
-    return { ...done, acks: await acks.stop(), peakRssMiB: rss.peakSince(from), idleRssMiB };
+    const timed = await acks.stop();
+    return { ...done, acks: timed, cpu: cpu.stop(), peakRssMiB: rss.peakSince(from), idleRssMiB };
   } finally {
     await acks.stop();
     rss.stop();
@@ -494,6 +501,7 @@ async function oneWindow(
   experiment: UploadsExperiment,
   idleBefore: number[],
   idleAcks: number,
+  idleCpu: CpuShare | undefined,
 ): Promise<void> {
   const { window } = experiment;
   const loaded =
@@ -517,6 +525,8 @@ async function oneWindow(
       readMedianMs: loaded.readMs.length > 0 ? round(median(loaded.readMs), 0) : null,
       peakRssMiB: round(loaded.peakRssMiB, 1),
       idleRssMiB: round(loaded.idleRssMiB, 1),
+      cpu: loaded.cpu && cpuFigures(loaded.cpu),
+      idleCpu: idleCpu && cpuFigures(idleCpu),
     }),
   );
 }
@@ -550,8 +560,18 @@ function experimentFromEnv(env: NodeJS.ProcessEnv): UploadsExperiment | undefine
 
 // --- the figures ------------------------------------------------------------------------------------------------
 
+/** A window's CPU share as printed: percentages of all cores, milliseconds per second of the main thread. */
+function cpuFigures(cpu: CpuShare) {
+  return {
+    coresBusyPct: round(cpu.busy * 100, 1),
+    stealPct: round(cpu.steal * 100, 1),
+    mainRunMsPerS: round(cpu.mainRunMsPerS, 1),
+    mainWaitMsPerS: round(cpu.mainWaitMsPerS, 1),
+  };
+}
+
 function figuresOf(
-  idle: number[],
+  { acks: idle, cpu: idleCpu }: { acks: number[]; cpu: CpuShare | undefined },
   loads: { reads: Loaded; alone: Loaded; both: Loaded },
   hostile: { what: string; r: Hostile }[],
 ): BenchFigure[] {
@@ -600,6 +620,22 @@ function figuresOf(
         value: round(l.peakRssMiB, 1),
         unit: 'MiB',
         baseline: { name: 'the bot idle just before', value: round(l.idleRssMiB, 1) },
+      },
+    );
+    // Linux only: what the cores did (bench/cpu-share.ts), beside the idle acks before the windows.
+    if (!l.cpu || !idleCpu) continue;
+    figures.push(
+      {
+        name: `the machine's cores busy ${during}: every process of the bench, the bot's threads and the stand-ins (/proc/stat; no target)`,
+        value: round(l.cpu.busy * 100, 1),
+        unit: '%',
+        baseline: { name: 'during the idle acks', value: round(idleCpu.busy * 100, 1) },
+      },
+      {
+        name: `the bot's main thread ${during}: time ready to run but waiting for a core, per second (schedstat; ran ${round(l.cpu.mainRunMsPerS, 0)} ms/s; no target)`,
+        value: round(l.cpu.mainWaitMsPerS, 1),
+        unit: 'ms/s',
+        baseline: { name: 'during the idle acks', value: round(idleCpu.mainWaitMsPerS, 1) },
       },
     );
   }

@@ -9,6 +9,8 @@
 //   BENCH_CAMPAIGN_PACE_MS sets another, 0 for its chunks as fast as the gateway takes them) and 100,000-row .xlsx
 //   files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's, no ack over
 //   1 s. The reads alone and the campaign alone are measured too (no target), to say which costs the acks what.
+//   Beside each window, what the cores did (cpu-share.ts, Linux): how busy they were and how long the bot's main
+//   thread waited for one, against the same during the first idle acks (no target): the tail's other cause.
 // - The bot's RSS (VmRSS, every 20 ms) and its acks while two hostile files are read: a 4.2 MB .xlsx whose zip
 //   directory declares 1 kB for a part that inflates to 1.4 GB, and a 10 MB CSV of one line of 800,000 fields.
 //   Target: RSS within 300 MiB of idle, no ack over 1 s.

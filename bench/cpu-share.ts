@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 
-// What the machine's cores did over a window, from Linux's own counters: how busy the cores were (every process of
-// the bench: the bot, the simulator, the fake Slack, the ack timer), how much the host took from them (steal), and
-// how long the bot's main thread, the one that acks Slack, was ready to run but waited for a core. An ack that waits
-// for a core is late whatever the bot's code does: this says how much of a loaded window's tail is that.
+// What the machine's cores did over a window, from Linux's own counters: how busy all its cores were (whatever ran
+// on them: on a quiet machine, the bench's processes, the bot's threads and the stand-ins), how much the host took
+// from them (steal), and how long the bot's main thread, the one that acks Slack, was ready to run but waited for a
+// core (behind the stand-ins and the bot's own other threads alike). An average over the window, not the acks'
+// tail: it says whether the main thread had the cores the idle acks had. Time the host takes from a vCPU is not
+// counted as waiting (the thread still runs, as the guest sees it): that is the steal share.
 
 /** What a window cost the cores; undefined off Linux (no /proc). */
 export interface CpuShare {
@@ -57,12 +59,14 @@ export function cpuWatch(botPid: number): { stop(): CpuShare | undefined } {
       if (!from || !to) return undefined;
       const seconds = (to.at - from.at) / 1000;
       const ticks = to.cores.total - from.cores.total;
-      if (seconds <= 0 || ticks <= 0) return undefined;
+      // A kernel without scheduler statistics prints zeros: no figure, rather than "never waited".
+      const ran = to.main.runNs - from.main.runNs;
+      if (seconds <= 0 || ticks <= 0 || ran <= 0) return undefined;
       const perSecond = (ns: number) => ns / 1e6 / seconds;
       return {
         busy: (to.cores.busy - from.cores.busy) / ticks,
         steal: (to.cores.steal - from.cores.steal) / ticks,
-        mainRunMsPerS: perSecond(to.main.runNs - from.main.runNs),
+        mainRunMsPerS: perSecond(ran),
         mainWaitMsPerS: perSecond(to.main.waitNs - from.main.waitNs),
       };
     },

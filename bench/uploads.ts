@@ -10,7 +10,7 @@
 //   files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's, no ack over
 //   1 s. The reads alone and the campaign alone are measured too (no target), to say which costs the acks what.
 //   Beside each window, what the cores did (cpu-share.ts, Linux): how busy they were and how long the bot's main
-//   thread waited for one, against the same during the first idle acks (no target): the tail's other cause.
+//   thread waited for one, on average, against the same during the first idle acks (no target).
 // - The bot's RSS (VmRSS, every 20 ms) and its acks while two hostile files are read: a 4.2 MB .xlsx whose zip
 //   directory declares 1 kB for a part that inflates to 1.4 GB, and a 10 MB CSV of one line of 800,000 fields.
 //   Target: RSS within 300 MiB of idle, no ack over 1 s.
@@ -527,8 +527,9 @@ async function oneWindow(
       readMedianMs: loaded.readMs.length > 0 ? round(median(loaded.readMs), 0) : null,
       peakRssMiB: round(loaded.peakRssMiB, 1),
       idleRssMiB: round(loaded.idleRssMiB, 1),
-      cpu: loaded.cpu && cpuFigures(loaded.cpu),
-      idleCpu: idleCpu && cpuFigures(idleCpu),
+      cpu: loaded.cpu ? cpuFigures(loaded.cpu) : null,
+      // Over the first idle series only (the p99 and p50 above pool both).
+      idleCpu: idleCpu ? cpuFigures(idleCpu) : null,
     }),
   );
 }
@@ -624,20 +625,23 @@ function figuresOf(
         baseline: { name: 'the bot idle just before', value: round(l.idleRssMiB, 1) },
       },
     );
-    // Linux only: what the cores did (bench/cpu-share.ts), beside the idle acks before the windows.
+    // Linux only: what the cores did (bench/cpu-share.ts), beside the first idle acks (before the windows).
     if (!l.cpu || !idleCpu) continue;
     figures.push(
       {
-        name: `the machine's cores busy ${during}: every process of the bench, the bot's threads and the stand-ins (/proc/stat; no target)`,
+        name: `the machine's cores busy ${during}: all of them, whatever ran (/proc/stat; the host took ${round(l.cpu.steal * 100, 1)}% as steal; no target)`,
         value: round(l.cpu.busy * 100, 1),
         unit: '%',
-        baseline: { name: 'during the idle acks', value: round(idleCpu.busy * 100, 1) },
+        baseline: { name: 'during the first idle acks', value: round(idleCpu.busy * 100, 1) },
       },
       {
-        name: `the bot's main thread ${during}: time ready to run but waiting for a core, per second (schedstat; ran ${round(l.cpu.mainRunMsPerS, 0)} ms/s; no target)`,
+        name: `the bot's main thread ${during}: time ready to run but waiting for a core, per second of the window (schedstat, an average; it ran ${round(l.cpu.mainRunMsPerS, 0)} ms/s; no target)`,
         value: round(l.cpu.mainWaitMsPerS, 1),
         unit: 'ms/s',
-        baseline: { name: 'during the idle acks', value: round(idleCpu.mainWaitMsPerS, 1) },
+        baseline: {
+          name: `during the first idle acks (it ran ${round(idleCpu.mainRunMsPerS, 0)} ms/s)`,
+          value: round(idleCpu.mainWaitMsPerS, 1),
+        },
       },
     );
   }

@@ -149,11 +149,11 @@ export async function benchUploads(
     });
     const run: Run = { fake, driver, ackDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
-    const idleCpu = cpuWatch(run.bot.child.pid!);
+    const idleWatch = cpuWatch(run.bot.child.pid!);
     const idleBefore = await ackSeries(run, idleAcks);
-    const idle = { cpu: idleCpu.stop() };
+    const idleCpu = idleWatch.stop();
     if (experiment) {
-      await oneWindow(run, files, experiment, idleBefore, idleAcks, idle.cpu);
+      await oneWindow(run, files, experiment, idleBefore, idleAcks, idleCpu);
       return [];
     }
     const bomb = await hostileUpload(run, 'liste.xlsx', files.bomb, 'same');
@@ -164,7 +164,7 @@ export async function benchUploads(
     const both = await campaign(run, files.campaigns[1], files.xlsx);
     // The reading threads idle out (15 s) on their own; the acks after do not wait for that.
     const idleAfter = await ackSeries(run, idleAcks);
-    return figuresOf({ acks: [...idleBefore, ...idleAfter], cpu: idle.cpu }, { reads, alone, both }, [
+    return figuresOf({ acks: [...idleBefore, ...idleAfter], cpu: idleCpu }, { reads, alone, both }, [
       {
         what: `a ${mib(files.bomb.length)} .xlsx whose zip directory declares 1 kB for a part that inflates to ${(BOMB_INFLATED / 1e9).toFixed(1)} GB`,
         r: bomb,

@@ -627,20 +627,22 @@ function figuresOf(
     );
     // Linux only: what the cores did (bench/cpu-share.ts), beside the first idle acks (before the windows).
     if (!l.cpu || !idleCpu) continue;
+    const cpu = cpuFigures(l.cpu);
+    const idleShare = cpuFigures(idleCpu);
     figures.push(
       {
-        name: `the machine's cores busy ${during}: all of them, whatever ran (/proc/stat; the host took ${round(l.cpu.steal * 100, 1)}% as steal; no target)`,
-        value: round(l.cpu.busy * 100, 1),
+        name: `the machine's cores busy ${during}: all of them, whatever ran (/proc/stat; the host took ${cpu.stealPct}% as steal; no target)`,
+        value: cpu.coresBusyPct,
         unit: '%',
-        baseline: { name: 'during the first idle acks', value: round(idleCpu.busy * 100, 1) },
+        baseline: { name: 'during the first idle acks', value: idleShare.coresBusyPct },
       },
       {
-        name: `the bot's main thread ${during}: time ready to run but waiting for a core, per second of the window (schedstat, an average; it ran ${round(l.cpu.mainRunMsPerS, 0)} ms/s; no target)`,
-        value: round(l.cpu.mainWaitMsPerS, 1),
+        name: `the bot's main thread ${during}: time ready to run but waiting for a core, per second of the window (schedstat, an average; it ran ${Math.round(l.cpu.mainRunMsPerS)} ms/s; no target)`,
+        value: cpu.mainWaitMsPerS,
         unit: 'ms/s',
         baseline: {
-          name: `during the first idle acks (it ran ${round(idleCpu.mainRunMsPerS, 0)} ms/s)`,
-          value: round(idleCpu.mainWaitMsPerS, 1),
+          name: `during the first idle acks (it ran ${Math.round(idleCpu.mainRunMsPerS)} ms/s)`,
+          value: idleShare.mainWaitMsPerS,
         },
       },
     );

@@ -38,6 +38,7 @@ import { useCurrency } from './slack/ui/format.js';
 import { UserZones } from './slack/user-zones.js';
 import { openStore, type Store } from './store/index.js';
 import { type ReaderEvents, type TableReaderLimits, TableReaderPool } from './tables/worker/pool.js';
+import type { ThreadPriority } from './threads/idle-priority.js';
 
 /**
  * What a test, a drill or a bench may change about the bot that production builds from its config alone.
@@ -116,6 +117,28 @@ function drainBudget(): { begin(): void; left(): number } {
 
 /** How long after start the background loops make their first pass. */
 const LOOPS_START_DELAY_MS = 500;
+
+/**
+ * One line, when the first reading thread starts, that says whether reads give way to acks on this machine: `nice`
+ * or `unchanged` where util-linux's `chrt` or Linux is missing (threads/idle-priority.ts).
+ */
+function readerPriorityLog(
+  logger: Logger,
+  also?: (got: ThreadPriority) => void,
+): (got: ThreadPriority) => void {
+  let said = false;
+  return (got) => {
+    also?.(got);
+    if (said) return;
+    said = true;
+    const how = {
+      idle: 'SCHED_IDLE',
+      nice: 'nice 19 (no chrt --idle here)',
+      unchanged: 'normal (not Linux)',
+    }[got];
+    logger.info({ priority: got }, `files are read at ${how} priority`);
+  };
+}
 
 /** Where this process reaches its own server: loopback, in the family HOST listens on. */
 function selfUrl(host: string, port: number): string {
@@ -281,7 +304,10 @@ export async function buildBot(config: Config, overrides: BotOverrides): Promise
     let tracker: DeliveryTracker | undefined;
     const sendsInFlight = new SendsInFlight();
     // No thread until the first upload: a bot that is never sent a file never starts one.
-    const tableReader = new TableReaderPool(overrides.tableReader?.limits, overrides.tableReader?.events);
+    const tableReader = new TableReaderPool(overrides.tableReader?.limits, {
+      ...overrides.tableReader?.events,
+      priority: readerPriorityLog(logger, overrides.tableReader?.events?.priority),
+    });
     const deps: SlackDeps = {
       gateway,
       store,

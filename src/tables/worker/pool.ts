@@ -1,11 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { PackedStrings } from '../../sms/packed-strings.js';
+import type { ThreadPriority } from '../../threads/idle-priority.js';
 import { honourYoungGenerationLimit } from '../../threads/young-generation.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
 import { readerScript } from './script.js';
-import { type FromReader, joinReading, KEPT_PACKED, type ListName, type ToReader } from './wire.js';
+import {
+  type FromReader,
+  joinReading,
+  KEPT_PACKED,
+  type ListName,
+  type ReaderStart,
+  type ToReader,
+} from './wire.js';
 
 /**
  * Uploaded files are read in worker threads, never on the thread that acks Slack: a file made to be slow (a row
@@ -28,6 +36,11 @@ export interface TableReaderLimits {
   recycleAboveMb: number;
   /** A thread idle this long is ended. */
   idleMs: number;
+  /**
+   * `idle`: each reading thread runs only when the bot's other threads leave it a core (Linux's SCHED_IDLE, else
+   * nice 19: threads/idle-priority.ts), so a read never delays an ack. `normal`: as any thread.
+   */
+  priority: 'idle' | 'normal';
 }
 
 export const DEFAULT_READER_LIMITS: TableReaderLimits = {
@@ -49,6 +62,7 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   // An idle thread keeps the pages its young generation grew to (a collection does not give them back): ended,
   // its memory is back within this.
   idleMs: 15_000,
+  priority: 'idle',
 };
 
 /** Reads uploaded files for what a request asks, off the main thread. */
@@ -72,6 +86,8 @@ export interface ReaderEvents {
    * on it takes no CPU until its next read (bench/files.ts times its floor after this).
    */
   released?(collected: boolean): void;
+  /** A thread started: the priority it got (`unchanged` where the system gives no way to lower it). */
+  priority?(got: ThreadPriority): void;
 }
 
 interface Job {
@@ -127,6 +143,7 @@ class ReaderThread {
     honourYoungGenerationLimit(limits.maxYoungGenerationSizeMb);
     this.worker = new Worker(script.url, {
       ...script.options,
+      workerData: { priority: limits.priority } satisfies ReaderStart,
       resourceLimits: {
         maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb,
         maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb,
@@ -199,6 +216,10 @@ class ReaderThread {
   private onMessage(message: FromReader): void {
     if (message.type === 'released') {
       this.events.released?.(message.collected);
+      return;
+    }
+    if (message.type === 'priority') {
+      this.events.priority?.(message.got);
       return;
     }
     const job = this.job;

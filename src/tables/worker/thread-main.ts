@@ -1,9 +1,10 @@
 import { getHeapStatistics } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThreadsPriority } from '../../threads/idle-priority.js';
 import { TableFileError } from '../table-file.js';
 import { readFileFor } from './reading.js';
 import { releaseHeap } from './release-heap.js';
-import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.js';
+import { chunksOf, type FromReader, type ReaderStart, splitReading, type ToReader } from './wire.js';
 
 /**
  * The reading thread: reads one uploaded file at a time and makes of it what the request asks, under the
@@ -12,6 +13,10 @@ import { chunksOf, type FromReader, splitReading, type ToReader } from './wire.j
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
+// Before any read: a read must never hold a core the main thread's next ack wants (idle-priority.ts).
+if ((workerData as ReaderStart | undefined)?.priority === 'idle') {
+  port.postMessage({ type: 'priority', got: lowerThisThreadsPriority() } satisfies FromReader);
+}
 
 /**
  * Once a read's answer is out, all it made is garbage: collected when no read follows within this. Not at

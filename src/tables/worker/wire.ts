@@ -38,7 +38,14 @@ export type FromReader =
   | { type: 'refused'; message: string }
   | { type: 'failed'; message: string }
   /** Idle after an answer, the thread gave its heap back (or found too little to collect): sent between reads. */
-  | { type: 'released'; collected: boolean };
+  | { type: 'released'; collected: boolean }
+  /** Sent once, as the thread starts: the priority it runs at (pool.ts, `priority`). */
+  | { type: 'priority'; got: import('../../threads/idle-priority.js').ThreadPriority };
+
+/** What a reading thread is started with (its workerData). */
+export interface ReaderStart {
+  priority: 'idle' | 'normal';
+}
 
 /** The long lists that cross apart from the reading's head (in chunks, or whole), by name. */
 export type ListName = 'recipients' | 'rejected' | 'to' | 'values';

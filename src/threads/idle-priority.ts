@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
@@ -14,11 +14,12 @@ export type ThreadPriority = 'idle' | 'nice' | 'unchanged';
  * a normal one wakes (the scheduler's wakeup path preempts it at once). Measured on the 2-core bench, 100,000-row
  * .xlsx files read back to back beside a campaign: the main thread's wait for a core fell from 175-176 to 118-137
  * ms per second, and nice 19 had not moved it (docs/performance.md). A normal thread may lower itself to SCHED_IDLE
- * without privileges; Node has no call for it, so util-linux's `chrt` does it for this thread's id (a few
- * milliseconds, once per thread, on this thread). Without `chrt` (Alpine's BusyBox has no --idle), nice 19.
+ * without privileges; Node has no call for it, so util-linux's `chrt` does it for this thread's id, once per
+ * thread (2-3 ms for the process to start: waited for beside the thread's first read, not before it). Without
+ * `chrt` (Alpine's BusyBox has no --idle), nice 19.
  * The cost: while the bot's own normal threads keep every core busy, a read waits for them.
  */
-export function lowerThisThreadsPriority(): ThreadPriority {
+export async function lowerThisThreadsPriority(): Promise<ThreadPriority> {
   if (process.platform !== 'linux') return 'unchanged';
   let threadId: number;
   try {
@@ -29,11 +30,12 @@ export function lowerThisThreadsPriority(): ThreadPriority {
   }
   // Without a thread's own id, setpriority and chrt would act on the main thread: never.
   if (!Number.isInteger(threadId) || threadId === process.pid) return 'unchanged';
-  const chrt = spawnSync('chrt', ['--idle', '--pid', '0', String(threadId)], {
-    stdio: 'ignore',
-    timeout: 2_000,
-  });
-  if (chrt.status === 0) return 'idle';
+  const chrt = await new Promise<boolean>((resolve) =>
+    execFile('chrt', ['--idle', '--pid', '0', String(threadId)], { timeout: 2_000 }, (error) =>
+      resolve(!error),
+    ),
+  );
+  if (chrt) return 'idle';
   try {
     setPriority(threadId, 19);
     return 'nice';

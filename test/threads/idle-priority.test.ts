@@ -38,14 +38,27 @@ afterEach(async () => {
   pools = [];
 });
 
-/** A pool that has read one file, its thread kept (idle) for the next, and the priority the thread said it got. */
+/**
+ * A pool that has read one file, its thread kept (idle) for the next, and the priority the thread said it got
+ * (said as the thread starts, beside its first read: awaited when the thread is to lower itself).
+ */
 async function afterOneRead(limits: Partial<TableReaderLimits> = {}) {
   const said: ThreadPriority[] = [];
-  const pool = new TableReaderPool(limits, { priority: (got) => said.push(got) });
+  let saidIt!: () => void;
+  const spoken = new Promise<void>((resolve) => {
+    saidIt = resolve;
+  });
+  const pool = new TableReaderPool(limits, {
+    priority: (got) => {
+      said.push(got);
+      saidIt();
+    },
+  });
   pools.push(pool);
   const reading = await pool.read('liste.csv', csv.slice(), { purpose: 'recipients', country: 'TR' });
   expect(reading.purpose).toBe('recipients');
   expect(pool.size).toBe(1);
+  if (limits.priority !== 'normal') await spoken;
   return { said };
 }
 

@@ -13,9 +13,11 @@ import { chunksOf, type FromReader, type ReaderStart, splitReading, type ToReade
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
-// Before any read: a read must never hold a core the main thread's next ack wants (idle-priority.ts).
+// As it starts, beside its first read: no read should hold a core the main thread's next ack wants (idle-priority.ts).
 if ((workerData as ReaderStart | undefined)?.priority === 'idle') {
-  port.postMessage({ type: 'priority', got: lowerThisThreadsPriority() } satisfies FromReader);
+  void lowerThisThreadsPriority().then((got) =>
+    port.postMessage({ type: 'priority', got } satisfies FromReader),
+  );
 }
 
 /**

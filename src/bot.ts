@@ -119,24 +119,24 @@ function drainBudget(): { begin(): void; left(): number } {
 const LOOPS_START_DELAY_MS = 500;
 
 /**
- * One line, when the first reading thread starts, that says whether reads give way to acks on this machine: `nice`
- * or `unchanged` where util-linux's `chrt` or Linux is missing (threads/idle-priority.ts).
+ * One line when a reading thread starts with a priority unlike the last one's (the first, then any change): whether
+ * reads give way to acks on this machine, and if not, why (threads/idle-priority.ts).
  */
 function readerPriorityLog(
   logger: Logger,
-  also?: (got: ThreadPriority) => void,
-): (got: ThreadPriority) => void {
-  let said = false;
-  return (got) => {
-    also?.(got);
-    if (said) return;
-    said = true;
-    const how = {
-      idle: 'SCHED_IDLE',
-      nice: 'nice 19 (no chrt --idle here)',
-      unchanged: 'normal (not Linux)',
-    }[got];
-    logger.info({ priority: got }, `files are read at ${how} priority`);
+  also?: (priority: ThreadPriority) => void,
+): (priority: ThreadPriority) => void {
+  let last: string | undefined;
+  return (priority) => {
+    also?.(priority);
+    const said = `${priority.got} ${priority.reason ?? ''}`;
+    if (said === last) return;
+    last = said;
+    const how = { idle: 'SCHED_IDLE', nice: 'nice 19', unchanged: 'normal' }[priority.got];
+    logger.info(
+      { priority: priority.got, ...(priority.reason ? { reason: priority.reason } : {}) },
+      `files are read at ${how} priority`,
+    );
   };
 }
 

@@ -1,105 +1,138 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TableFileError } from '../../src/tables/table-file.js';
 import { type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
-import type { ThreadPriority } from '../../src/threads/idle-priority.js';
+import type { ReadRequest } from '../../src/tables/worker/reading.js';
+import { CHRT_PATHS, type ThreadPriority } from '../../src/threads/idle-priority.js';
 
 /**
- * The kernel's own account of each thread of this process (/proc/self/task/<tid>/stat), not the reading thread's
+ * The kernel's own account of a thread of this process (/proc/self/task/<tid>/stat), not the reading thread's
  * report of itself: its scheduling policy (field 41: 0 normal, 5 SCHED_IDLE) and nice value (field 19).
  */
-function threadsOfThisProcess(): { tid: number; policy: number; nice: number }[] {
-  const threads = [];
-  for (const tid of readdirSync('/proc/self/task')) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    // The fields after the command's name, which may hold spaces and ends at the last ")": the 3rd field on.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    threads.push({ tid: Number(tid), policy: Number(fields[41 - 3]), nice: Number(fields[19 - 3]) });
+function scheduling(tid: number): { policy: number; nice: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  } catch {
+    return undefined; // no such thread (any more)
   }
-  return threads;
+  // The fields after the command's name, which may hold spaces and ends at the last ")": the 3rd field on.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { policy: Number(fields[41 - 3]), nice: Number(fields[19 - 3]) };
 }
 
-const SCHED_OTHER = 0;
 const SCHED_IDLE = 5;
 const linux = process.platform === 'linux';
-const hasChrt = linux && spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
-const csv = new Uint8Array(Buffer.from('Telefon\n05321234567\n05327654321\n', 'utf8'));
+const hasChrt = linux && CHRT_PATHS.some((path) => existsSync(path));
+const hasTaskset = linux && spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+const recipients: ReadRequest = { purpose: 'recipients', country: 'TR' };
+const smallCsv = () => new Uint8Array(Buffer.from('Telefon\n05321234567\n05327654321\n', 'utf8'));
 
 let pools: TableReaderPool[] = [];
+let children: ChildProcess[] = [];
 afterEach(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  children = [];
   await Promise.all(pools.map((p) => p.close()));
   pools = [];
 });
 
-/**
- * A pool that has read one file, its thread kept (idle) for the next, and the priority the thread said it got
- * (said as the thread starts, beside its first read: awaited when the thread is to lower itself).
- */
-async function afterOneRead(limits: Partial<TableReaderLimits> = {}) {
+/** A pool whose threads' priorities are collected as they say them, and a promise of the first. */
+function watchedPool(limits: Partial<TableReaderLimits> = {}) {
   const said: ThreadPriority[] = [];
-  let saidIt!: () => void;
-  const spoken = new Promise<void>((resolve) => {
-    saidIt = resolve;
+  let first!: (priority: ThreadPriority) => void;
+  const firstSaid = new Promise<ThreadPriority>((resolve) => {
+    first = resolve;
   });
   const pool = new TableReaderPool(limits, {
-    priority: (got) => {
-      said.push(got);
-      saidIt();
+    priority: (priority) => {
+      said.push(priority);
+      first(priority);
     },
   });
   pools.push(pool);
-  const reading = await pool.read('liste.csv', csv.slice(), { purpose: 'recipients', country: 'TR' });
-  expect(reading.purpose).toBe('recipients');
-  expect(pool.size).toBe(1);
-  if (limits.priority !== 'normal') await spoken;
-  return { said };
+  return { pool, said, firstSaid };
 }
 
 describe.skipIf(!linux)('a reading thread gives way to the threads that ack', () => {
   it.skipIf(!hasChrt)(
-    'runs under SCHED_IDLE by default, and the main thread keeps its own policy and nice value',
+    'runs under SCHED_IDLE by default, the main thread keeping its own policy and nice value',
     async () => {
-      const before = threadsOfThisProcess();
-      const main = before.find((t) => t.tid === process.pid)!;
-      expect(before.filter((t) => t.policy === SCHED_IDLE)).toEqual([]);
+      const main = scheduling(process.pid);
+      const { pool, firstSaid } = watchedPool();
+      expect((await pool.read('liste.csv', smallCsv(), recipients)).purpose).toBe('recipients');
+      const priority = await firstSaid;
 
-      const { said } = await afterOneRead();
-
-      const after = threadsOfThisProcess();
-      const idle = after.filter((t) => t.policy === SCHED_IDLE);
-      expect(idle).toHaveLength(1);
-      expect(idle[0]!.tid).not.toBe(process.pid);
-      expect(after.find((t) => t.tid === process.pid)).toEqual(main);
-      expect(said).toEqual(['idle']);
+      expect(priority).toEqual({ got: 'idle', tid: expect.any(Number) });
+      expect(priority.tid).not.toBe(process.pid);
+      expect(scheduling(priority.tid!)).toEqual({ policy: SCHED_IDLE, nice: main!.nice });
+      expect(scheduling(process.pid)).toEqual(main);
+      // The thread kept for the next read is that one; once the pool closes, it is gone.
+      await pool.close();
+      expect(scheduling(priority.tid!)).toBeUndefined();
     },
   );
 
-  it('falls back to nice 19 for that thread alone where chrt is missing', async () => {
-    const path = process.env.PATH;
-    // A worker takes a copy of process.env when it starts: it finds no chrt on an empty PATH.
-    process.env.PATH = mkdtempSync(join(tmpdir(), 'no-chrt-'));
-    try {
-      const main = threadsOfThisProcess().find((t) => t.tid === process.pid)!;
-      const { said } = await afterOneRead();
-      expect(said).toEqual(['nice']);
-      const after = threadsOfThisProcess();
-      expect(after.filter((t) => t.nice === 19 && t.policy === SCHED_OTHER)).toHaveLength(1);
-      expect(after.find((t) => t.tid === process.pid)).toEqual(main);
-    } finally {
-      process.env.PATH = path;
+  it('falls back to nice 19 for that thread alone where there is no chrt, and says why', async () => {
+    const main = scheduling(process.pid);
+    const { pool, firstSaid } = watchedPool({ chrtPaths: ['/nonexistent/chrt'] });
+    await pool.read('liste.csv', smallCsv(), recipients);
+    const priority = await firstSaid;
+
+    expect(priority).toEqual({ got: 'nice', tid: expect.any(Number), reason: 'no chrt' });
+    expect(scheduling(priority.tid!)).toEqual({ policy: main!.policy, nice: 19 });
+    expect(scheduling(process.pid)).toEqual(main);
+  });
+
+  it('stays as the main thread is when the pool is told so', async () => {
+    const main = scheduling(process.pid);
+    const { pool, said } = watchedPool({ priority: 'normal' });
+    const before = new Set(readdirTasks());
+    // Two reads: a thread that lowered itself would have said so (3 ms after it starts) by the second's answer.
+    await pool.read('liste.csv', smallCsv(), recipients);
+    await pool.read('liste.csv', smallCsv(), recipients);
+    expect(said).toEqual([]);
+    const started = readdirTasks().filter((tid) => !before.has(tid));
+    expect(started.length).toBeGreaterThan(0);
+    for (const tid of started) {
+      const got = scheduling(tid);
+      if (got) expect(got).toEqual(main);
     }
   });
 
-  it('stays at normal priority when the pool is told so', async () => {
-    const { said } = await afterOneRead({ priority: 'normal' });
-    expect(said).toEqual([]);
-    expect(threadsOfThisProcess().filter((t) => t.policy === SCHED_IDLE || t.nice === 19)).toEqual([]);
-  });
+  it.skipIf(!hasChrt || !hasTaskset)(
+    'tells the person the app was busy, not that the file is slow, when the read ran out of time waiting for a core',
+    async () => {
+      // A busy program of normal priority on core 0, spinning before the read starts.
+      const busy = spawn(
+        'taskset',
+        ['--cpu-list', '0', process.execPath, '-e', 'process.stdout.write("spinning\\n"); for (;;) {}'],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      children.push(busy);
+      await new Promise((resolve) => busy.stdout!.once('data', resolve));
+      const { pool, firstSaid } = watchedPool({ timeoutMs: 1_500 });
+      // A read of ~0.5 s of a core: 300,000 numbers.
+      const lines = ['Telefon'];
+      for (let i = 0; i < 300_000; i++) lines.push(`0532${String(1_000_000 + i)}`);
+      const reading = pool.read('buyuk.csv', new Uint8Array(Buffer.from(lines.join('\n'))), recipients);
+      // Said before its read begins: the thread joins the busy program on core 0, where it gets almost nothing.
+      const { tid } = await firstSaid;
+      expect(spawnSync('taskset', ['--pid', '--cpu-list', '0', String(tid)]).status).toBe(0);
+
+      const error = await reading.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(TableFileError);
+      expect((error as Error).message).toMatch(
+        /^“buyuk\.csv” could not be read in 1\.5 s: the app was busy with other work and gave the file [0-9.]+ s of them\. Upload it again in a few minutes/,
+      );
+    },
+  );
 });
+
+function readdirTasks(): number[] {
+  return readdirSync('/proc/self/task').map(Number);
+}

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { PackedStrings } from '../../sms/packed-strings.js';
-import type { ThreadPriority } from '../../threads/idle-priority.js';
+import { CHRT_PATHS, type ThreadPriority } from '../../threads/idle-priority.js';
+import { threadRunMs } from '../../threads/run-time.js';
 import { honourYoungGenerationLimit } from '../../threads/young-generation.js';
 import { TableFileError } from '../table-file.js';
 import type { FileReading, ReadRequest } from './reading.js';
@@ -37,10 +38,13 @@ export interface TableReaderLimits {
   /** A thread idle this long is ended. */
   idleMs: number;
   /**
-   * `idle`: each reading thread runs only when the bot's other threads leave it a core (Linux's SCHED_IDLE, else
-   * nice 19: threads/idle-priority.ts), so a read never delays an ack. `normal`: as any thread.
+   * `idle`: each reading thread runs only on the cores the bot's other threads leave free (Linux's SCHED_IDLE,
+   * else nice 19: threads/idle-priority.ts), so that a read does not hold a core an ack wants. `normal`: as any
+   * thread. A read that ran out of time having had a core for less than half of it is told apart (tooBusy).
    */
   priority: 'idle' | 'normal';
+  /** Where `chrt` is looked for (threads/idle-priority.ts, CHRT_PATHS). */
+  chrtPaths: readonly string[];
 }
 
 export const DEFAULT_READER_LIMITS: TableReaderLimits = {
@@ -63,6 +67,7 @@ export const DEFAULT_READER_LIMITS: TableReaderLimits = {
   // its memory is back within this.
   idleMs: 15_000,
   priority: 'idle',
+  chrtPaths: CHRT_PATHS,
 };
 
 /** Reads uploaded files for what a request asks, off the main thread. */
@@ -86,8 +91,8 @@ export interface ReaderEvents {
    * on it takes no CPU until its next read (bench/files.ts times its floor after this).
    */
   released?(collected: boolean): void;
-  /** A thread started: the priority it got (`unchanged` where the system gives no way to lower it). */
-  priority?(got: ThreadPriority): void;
+  /** A thread asked to lower its priority did: what it got (`unchanged` where the system gives no way to). */
+  priority?(priority: ThreadPriority): void;
 }
 
 interface Job {
@@ -115,6 +120,17 @@ function tooSlow(filename: string, limits: TableReaderLimits): TableFileError {
   );
 }
 
+/**
+ * The read's time ran out while the thread mostly waited for a core (the bot's other threads, at a higher
+ * priority, kept them busy): the file is not the cause, so the person is not told to cut it down.
+ */
+function tooBusy(filename: string, limits: TableReaderLimits, ranMs: number): TableFileError {
+  const seconds = (ranMs / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 });
+  return new TableFileError(
+    `“${filename}” could not be read in ${mb(limits.timeoutMs / 1000)} s: the app was busy with other work and gave the file ${seconds} s of them. Upload it again in a few minutes; if this keeps happening, tell whoever runs the app.`,
+  );
+}
+
 /** One reading thread and the read it runs. */
 class ReaderThread {
   readonly worker: Worker;
@@ -123,6 +139,8 @@ class ReaderThread {
   private received: Partial<Record<ListName, unknown[]>> = {};
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The thread's kernel id, once it has said it (with its priority). */
+  private tid: number | undefined;
   private ending: Parameters<NonNullable<ReaderEvents['ended']>>[0] | undefined;
 
   /** Being ended: it takes no more reads. */
@@ -143,7 +161,7 @@ class ReaderThread {
     honourYoungGenerationLimit(limits.maxYoungGenerationSizeMb);
     this.worker = new Worker(script.url, {
       ...script.options,
-      workerData: { priority: limits.priority } satisfies ReaderStart,
+      workerData: { priority: limits.priority, chrtPaths: limits.chrtPaths } satisfies ReaderStart,
       resourceLimits: {
         maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb,
         maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb,
@@ -188,9 +206,17 @@ class ReaderThread {
     this.job = job;
     this.received = {};
     this.worker.ref();
+    // The thread's own time on a core, where the kernel tells it: before its id is known (its first read), from 0.
+    const ranBefore = this.tid === undefined ? 0 : threadRunMs(this.tid);
     this.timer = setTimeout(() => {
+      const ranNow = this.tid === undefined ? undefined : threadRunMs(this.tid);
+      const ranMs = ranNow === undefined || ranBefore === undefined ? undefined : ranNow - ranBefore;
       this.end('timeout');
-      this.fail((j) => tooSlow(j.filename, this.limits));
+      this.fail((j) =>
+        ranMs !== undefined && ranMs < this.limits.timeoutMs / 2
+          ? tooBusy(j.filename, this.limits, ranMs)
+          : tooSlow(j.filename, this.limits),
+      );
     }, this.limits.timeoutMs);
     // Moved, not copied: only a view of its whole buffer can be (a small Buffer shares Node's pool).
     const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;
@@ -219,7 +245,9 @@ class ReaderThread {
       return;
     }
     if (message.type === 'priority') {
-      this.events.priority?.(message.got);
+      const { type: _, ...priority } = message;
+      this.tid = priority.tid;
+      this.events.priority?.(priority);
       return;
     }
     const job = this.job;

@@ -13,11 +13,10 @@ import { chunksOf, type FromReader, type ReaderStart, splitReading, type ToReade
  */
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
-// As it starts, beside its first read: no read should hold a core the main thread's next ack wants (idle-priority.ts).
-if ((workerData as ReaderStart | undefined)?.priority === 'idle') {
-  void lowerThisThreadsPriority().then((got) =>
-    port.postMessage({ type: 'priority', got } satisfies FromReader),
-  );
+// Before its first read: no read should hold a core the main thread's next ack wants (idle-priority.ts).
+const start = workerData as ReaderStart;
+if (start.priority === 'idle') {
+  port.postMessage({ type: 'priority', ...lowerThisThreadsPriority(start.chrtPaths) } satisfies FromReader);
 }
 
 /**

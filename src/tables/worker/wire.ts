@@ -1,5 +1,6 @@
 import { PackedNumbers } from '../../sms/packed-numbers.js';
 import { PackedStrings } from '../../sms/packed-strings.js';
+import type { ThreadPriority } from '../../threads/idle-priority.js';
 import { withPackedNumbers } from '../file-recipients.js';
 import type { FileReading } from './reading.js';
 
@@ -39,12 +40,13 @@ export type FromReader =
   | { type: 'failed'; message: string }
   /** Idle after an answer, the thread gave its heap back (or found too little to collect): sent between reads. */
   | { type: 'released'; collected: boolean }
-  /** Sent once, as the thread starts: the priority it runs at (pool.ts, `priority`). */
-  | { type: 'priority'; got: import('../../threads/idle-priority.js').ThreadPriority };
+  /** Sent once, as the thread starts, when it was asked to lower its priority: what it got (pool.ts, `priority`). */
+  | ({ type: 'priority' } & ThreadPriority);
 
 /** What a reading thread is started with (its workerData). */
 export interface ReaderStart {
   priority: 'idle' | 'normal';
+  chrtPaths: readonly string[];
 }
 
 /** The long lists that cross apart from the reading's head (in chunks, or whole), by name. */

@@ -18,8 +18,9 @@ export const CHRT_PATHS: readonly string[] = ['/usr/bin/chrt', '/bin/chrt'];
  * Lets the calling thread run only when the process's other threads leave a core free. Call it from the thread
  * itself, never from the main thread: it acts on the caller's own kernel thread id.
  *
- * SCHED_IDLE rather than nice 19: on Linux 6.6 and later (EEVDF) a running thread keeps its core until its slice
- * ends, whatever its nice value, while a SCHED_IDLE one is preempted as soon as a normal thread wakes. A thread may
+ * SCHED_IDLE rather than nice 19: on Linux 6.6 and later (EEVDF), as we read the scheduler, a running thread keeps
+ * its core until its slice ends, whatever its nice value, while a SCHED_IDLE one is preempted as soon as a normal
+ * thread wakes (on the bench, nice 19 did not move the acks and SCHED_IDLE did). A thread may
  * lower itself to SCHED_IDLE without privileges (sched(7)); Node has no call for it, so util-linux's `chrt` does it,
  * by the thread's id: 2-3 ms on the calling thread, once, before its first read (so the read runs lowered, and the
  * thread's id is known to its pool before the read can run out of time).

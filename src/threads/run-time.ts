@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 export function threadRunMs(tid: number): number | undefined {
   try {
     const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+    // 0: a kernel without scheduler statistics writes "0 0 0" rather than no file.
+    return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : undefined;
   } catch {
     return undefined;
   }

@@ -125,9 +125,10 @@ function tooSlow(filename: string, limits: TableReaderLimits): TableFileError {
  * priority, kept them busy): the file is not the cause, so the person is not told to cut it down.
  */
 function tooBusy(filename: string, limits: TableReaderLimits, ranMs: number): TableFileError {
-  const seconds = (ranMs / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const seconds =
+    ranMs < 50 ? 'under 0.1' : (ranMs / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 });
   return new TableFileError(
-    `“${filename}” could not be read in ${mb(limits.timeoutMs / 1000)} s: the app was busy with other work and gave the file ${seconds} s of them. Upload it again in a few minutes; if this keeps happening, tell whoever runs the app.`,
+    `“${filename}” could not be read in ${mb(limits.timeoutMs / 1000)} s: the app was busy with other work and gave the file ${seconds} s of them. Upload it again in a few minutes; if it fails again while the app is quiet, save only the sheet with the people (as .xlsx or CSV).`,
   );
 }
 

@@ -14,8 +14,9 @@ import { chunksOf, type FromReader, type ReaderStart, splitReading, type ToReade
 const port = parentPort;
 if (!port) throw new Error('thread-main.ts runs as a worker thread (src/tables/worker/pool.ts)');
 // Before its first read: no read should hold a core the main thread's next ack wants (idle-priority.ts).
-const start = workerData as ReaderStart;
-if (start.priority === 'idle') {
+// No workerData (a thread started by hand, as the build's test does): as any thread.
+const start = workerData as ReaderStart | null;
+if (start?.priority === 'idle') {
   port.postMessage({ type: 'priority', ...lowerThisThreadsPriority(start.chrtPaths) } satisfies FromReader);
 }
 

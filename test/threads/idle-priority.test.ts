@@ -2,9 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TableFileError } from '../../src/tables/table-file.js';
-import { type TableReaderLimits, TableReaderPool } from '../../src/tables/worker/pool.js';
+import {
+  DEFAULT_READER_LIMITS,
+  outOfTime,
+  type TableReaderLimits,
+  TableReaderPool,
+} from '../../src/tables/worker/pool.js';
 import type { ReadRequest } from '../../src/tables/worker/reading.js';
 import { CHRT_PATHS, type ThreadPriority } from '../../src/threads/idle-priority.js';
+import { threadRunMs } from '../../src/threads/run-time.js';
 
 /**
  * The kernel's own account of a thread of this process (/proc/self/task/<tid>/stat), not the reading thread's
@@ -161,3 +167,43 @@ function firstAllowedCpu(): string {
   const list = /^Cpus_allowed_list:\s*(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
   return list?.[1] ?? '0';
 }
+
+describe('a read out of time is told by what held it', () => {
+  const limits = { ...DEFAULT_READER_LIMITS, timeoutMs: 30_000 };
+
+  it('blames the file when its thread had a core for half the limit or more, or when that is unknown', () => {
+    for (const ranMs of [15_000, 29_000, undefined]) {
+      expect(outOfTime('liste.csv', limits, ranMs).message).toMatch(
+        /^“liste\.csv” took longer than 30 s to read, so it was stopped\./,
+      );
+    }
+  });
+
+  it('blames the busy app when its thread had a core for less than half of it', () => {
+    expect(outOfTime('liste.csv', limits, 14_900).message).toMatch(
+      /^“liste\.csv” could not be read in 30 s: the app was busy with other work and gave the file 14\.9 s of them\./,
+    );
+    expect(outOfTime('liste.csv', limits, 10).message).toContain('gave the file under 0.1 s of them');
+  });
+});
+
+describe.skipIf(!linux)("a thread's time on a core", () => {
+  it('grows by the milliseconds the thread works, and not while it sleeps', async () => {
+    const before = threadRunMs(process.pid)!;
+    const end = performance.now() + 200;
+    while (performance.now() < end) {
+      // busy for 200 ms of wall time
+    }
+    const worked = threadRunMs(process.pid)! - before;
+    // At most the wall time it spun (plus a tick of the clock); at least a little of it, even on a loaded machine.
+    expect(worked).toBeLessThanOrEqual(260);
+    expect(worked).toBeGreaterThan(1);
+    const slept = threadRunMs(process.pid)!;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(threadRunMs(process.pid)! - slept).toBeLessThan(100);
+  });
+
+  it("is unknown for a thread that is not this process's", () => {
+    expect(threadRunMs(1)).toBeUndefined();
+  });
+});

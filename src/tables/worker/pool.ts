@@ -132,6 +132,20 @@ function tooBusy(filename: string, limits: TableReaderLimits, ranMs: number): Ta
   );
 }
 
+/**
+ * Why a read ran out of time, as the person is told it: the file (it had a core for at least half the limit, or
+ * its time on a core is unknown) or the app (less than half).
+ */
+export function outOfTime(
+  filename: string,
+  limits: TableReaderLimits,
+  ranMs: number | undefined,
+): TableFileError {
+  return ranMs !== undefined && ranMs < limits.timeoutMs / 2
+    ? tooBusy(filename, limits, ranMs)
+    : tooSlow(filename, limits);
+}
+
 /** One reading thread and the read it runs. */
 class ReaderThread {
   readonly worker: Worker;
@@ -213,11 +227,7 @@ class ReaderThread {
       const ranNow = this.tid === undefined ? undefined : threadRunMs(this.tid);
       const ranMs = ranNow === undefined || ranBefore === undefined ? undefined : ranNow - ranBefore;
       this.end('timeout');
-      this.fail((j) =>
-        ranMs !== undefined && ranMs < this.limits.timeoutMs / 2
-          ? tooBusy(j.filename, this.limits, ranMs)
-          : tooSlow(j.filename, this.limits),
-      );
+      this.fail((j) => outOfTime(j.filename, this.limits, ranMs));
     }, this.limits.timeoutMs);
     // Moved, not copied: only a view of its whole buffer can be (a small Buffer shares Node's pool).
     const whole = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength;

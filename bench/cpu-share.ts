@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { threadSchedstat } from '../src/threads/run-time.js';
 
 // What the machine's cores did over a window, from Linux's own counters: how busy all its cores were (whatever ran
 // on them: on a quiet machine, the bench's processes, the bot's threads and the stand-ins), how much the host took
@@ -36,15 +37,9 @@ function countersOf(pid: number): Counters | undefined {
       .slice(1)
       .map(Number) as number[];
     const busy = user! + nice! + system! + irq! + softirq!;
-    const [runNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1')
-      .trim()
-      .split(/\s+/)
-      .map(Number) as [number, number];
-    return {
-      at: performance.now(),
-      cores: { busy, steal, total: busy + idle! + iowait! + steal },
-      main: { runNs, waitNs },
-    };
+    const main = threadSchedstat(pid, pid);
+    if (!main) return undefined;
+    return { at: performance.now(), cores: { busy, steal, total: busy + idle! + iowait! + steal }, main };
   } catch {
     return undefined;
   }

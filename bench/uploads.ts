@@ -11,6 +11,9 @@
 //   1 s. The reads alone and the campaign alone are measured too (no target), to say which costs the acks what.
 //   Beside each window, what the cores did (cpu-share.ts, Linux): how busy they were and how long the bot's main
 //   thread waited for one, on average, against the same during the first idle acks (no target).
+// - The floor of those acks: halfway between two of the bot's acks, the same signed `/sms balance` goes to a bare
+//   Bolt app (bare-bolt.mjs: one listener that only acks) in a process of its own, timed by the same client, idle
+//   and in each window (no target): what this machine lets an ack that does nothing cost, under the same load.
 // - The bot's RSS (VmRSS, every 20 ms) and its acks while two hostile files are read: a 4.2 MB .xlsx whose zip
 //   directory declares 1 kB for a part that inflates to 1.4 GB, and a 10 MB CSV of one line of 800,000 fields.
 //   Target: RSS within 300 MiB of idle, no ack over 1 s.
@@ -79,6 +82,8 @@ interface Run {
   driver: Driver;
   /** The same Slack, its requests sent and timed in a process of their own: the acks measured (ack-timer.ts). */
   ackDriver: Driver;
+  /** The same, to the bare Bolt app: the floor of the acks. */
+  floorDriver: Driver;
   bot: Spawned;
   dbPath: string;
 }
@@ -111,9 +116,18 @@ export async function benchUploads(
     LOG_LEVEL: 'warn',
   });
   let bot: Spawned | undefined;
+  let bare: Spawned | undefined;
   const timer = ackTimer();
   try {
     const [, simUrl] = await waitForOutput(sim, /listening on (http:\/\/\S+)/);
+    const barePort = await closedPort();
+    bare = spawnNode(['bench/bare-bolt.mjs'], {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: String(barePort),
+    });
+    await untilHealthy(bare, barePort);
     const port = await closedPort();
     const dbPath = join(dir, 'uploads.db');
     bot = spawnNode(
@@ -147,7 +161,13 @@ export async function benchUploads(
       fake,
       transport: timer.transport,
     });
-    const run: Run = { fake, driver, ackDriver, bot, dbPath };
+    const floorDriver = createSlackDriver({
+      botUrl: `http://127.0.0.1:${barePort}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      fake,
+      transport: timer.transport,
+    });
+    const run: Run = { fake, driver, ackDriver, floorDriver, bot, dbPath };
     await warmUp(run, files.smallXlsx);
     const idleWatch = cpuWatch(run.bot.child.pid!);
     const idleBefore = await ackSeries(run, idleAcks);
@@ -164,7 +184,11 @@ export async function benchUploads(
     const both = await campaign(run, files.campaigns[1], files.xlsx);
     // The reading threads idle out (15 s) on their own; the acks after do not wait for that.
     const idleAfter = await ackSeries(run, idleAcks);
-    return figuresOf({ acks: [...idleBefore, ...idleAfter], cpu: idleCpu }, { reads, alone, both }, [
+    const idle = {
+      bot: [...idleBefore.bot, ...idleAfter.bot],
+      floor: [...idleBefore.floor, ...idleAfter.floor],
+    };
+    return figuresOf({ acks: idle, cpu: idleCpu }, { reads, alone, both }, [
       {
         what: `a ${mib(files.bomb.length)} .xlsx whose zip directory declares 1 kB for a part that inflates to ${(BOMB_INFLATED / 1e9).toFixed(1)} GB`,
         r: bomb,
@@ -176,6 +200,7 @@ export async function benchUploads(
     ]);
   } finally {
     await bot?.stop();
+    await bare?.stop();
     await sim.stop();
     await fake.close();
     await timer.close();
@@ -226,30 +251,38 @@ async function cachedBomb(): Promise<Buffer> {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function ackSeries(run: Run, count: number): Promise<number[]> {
-  const ms: number[] = [];
-  for (let i = 0; i < count; i++) {
-    ms.push(await balanceAck(run.ackDriver));
-    await pause(GAP_MS);
-  }
-  return ms;
+/** The bot's acks, and the bare Bolt app's sent halfway between them: their floor on this machine, now. */
+interface AckTimes {
+  bot: number[];
+  floor: number[];
+}
+
+/** One of the bot's acks, then one of the floor's, each followed by half the gap: the bot's pace unchanged. */
+async function ackPair(run: Run, times: AckTimes): Promise<void> {
+  times.bot.push(await balanceAck(run.ackDriver));
+  await pause(GAP_MS / 2);
+  times.floor.push(await balanceAck(run.floorDriver));
+  await pause(GAP_MS / 2);
+}
+
+async function ackSeries(run: Run, count: number): Promise<AckTimes> {
+  const times: AckTimes = { bot: [], floor: [] };
+  for (let i = 0; i < count; i++) await ackPair(run, times);
+  return times;
 }
 
 /** Acks one after another until `stop()` is called: resolves with their times. */
-function acksMeanwhile(run: Run): { stop(): Promise<number[]> } {
-  const ms: number[] = [];
+function acksMeanwhile(run: Run): { stop(): Promise<AckTimes> } {
+  const times: AckTimes = { bot: [], floor: [] };
   let going = true;
   const loop = (async () => {
-    while (going) {
-      ms.push(await balanceAck(run.ackDriver));
-      await pause(GAP_MS);
-    }
+    while (going) await ackPair(run, times);
   })();
   return {
     stop: async () => {
       going = false;
       await loop;
-      return ms;
+      return times;
     },
   };
 }
@@ -392,7 +425,7 @@ async function measureHostile(
   try {
     read = await composeWithFile(run, filename, bytes, mode);
   } finally {
-    ackMs = await acks.stop();
+    ackMs = (await acks.stop()).bot;
   }
   await pause(2_000);
   const rssAfterMiB = rss.samples.at(-1)!.mib;
@@ -411,6 +444,8 @@ async function measureHostile(
 
 interface Loaded {
   acks: number[];
+  /** The bare Bolt app's, between them. */
+  floorAcks: number[];
   /** .xlsx reads, from submission to confirmation. */
   readMs: number[];
   /** Seconds from the confirmation's submission until the campaign is done; absent without a campaign. */
@@ -424,7 +459,7 @@ interface Loaded {
 /** `/sms balance` acked one after another for as long as `work` runs, and the bot's RSS meanwhile. */
 async function underLoad(
   run: Run,
-  work: () => Promise<Omit<Loaded, 'acks' | 'peakRssMiB' | 'idleRssMiB' | 'cpu'>>,
+  work: () => Promise<Omit<Loaded, 'acks' | 'floorAcks' | 'peakRssMiB' | 'idleRssMiB' | 'cpu'>>,
 ): Promise<Loaded> {
   const rss = rssSampler(run.bot.child.pid!);
   await pause(1_000);
@@ -435,7 +470,14 @@ async function underLoad(
   try {
     const done = await work();
     const timed = await acks.stop();
-    return { ...done, acks: timed, cpu: cpu.stop(), peakRssMiB: rss.peakSince(from), idleRssMiB };
+    return {
+      ...done,
+      acks: timed.bot,
+      floorAcks: timed.floor,
+      cpu: cpu.stop(),
+      peakRssMiB: rss.peakSince(from),
+      idleRssMiB,
+    };
   } finally {
     await acks.stop();
     rss.stop();
@@ -501,7 +543,7 @@ async function oneWindow(
   run: Run,
   files: { campaigns: readonly Buffer[]; xlsx: Buffer },
   experiment: UploadsExperiment,
-  idleBefore: number[],
+  idleBefore: AckTimes,
   idleAcks: number,
   idleCpu: CpuShare | undefined,
 ): Promise<void> {
@@ -510,7 +552,9 @@ async function oneWindow(
     window === 'reads'
       ? await readsAlone(run, files.xlsx, experiment.reads)
       : await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined);
-  const idle = [...idleBefore, ...(await ackSeries(run, idleAcks))];
+  const idleAfter = await ackSeries(run, idleAcks);
+  const idle = [...idleBefore.bot, ...idleAfter.bot];
+  const floorIdle = [...idleBefore.floor, ...idleAfter.floor];
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
   console.log(
     JSON.stringify({
@@ -522,6 +566,13 @@ async function oneWindow(
       p50: at(loaded.acks, 50),
       idleP50: at(idle, 50),
       slowest: round(Math.max(...loaded.acks), 1),
+      floor: {
+        p99: at(loaded.floorAcks, 99),
+        idleP99: at(floorIdle, 99),
+        ratio: round(percentile(loaded.floorAcks, 99) / percentile(floorIdle, 99), 2),
+        p50: at(loaded.floorAcks, 50),
+        idleP50: at(floorIdle, 50),
+      },
       acks: loaded.acks.length,
       reads: loaded.readMs.length,
       readMedianMs: loaded.readMs.length > 0 ? round(median(loaded.readMs), 0) : null,
@@ -574,10 +625,11 @@ function cpuFigures(cpu: CpuShare) {
 }
 
 function figuresOf(
-  { acks: idle, cpu: idleCpu }: { acks: number[]; cpu: CpuShare | undefined },
+  { acks: idleTimes, cpu: idleCpu }: { acks: AckTimes; cpu: CpuShare | undefined },
   loads: { reads: Loaded; alone: Loaded; both: Loaded },
   hostile: { what: string; r: Hostile }[],
 ): BenchFigure[] {
+  const idle = idleTimes.bot;
   const idleP99 = round(percentile(idle, 99), 2);
   const idleMax = round(Math.max(...idle), 1);
   const n = (v: number) => v.toLocaleString('en-US');
@@ -599,11 +651,17 @@ function figuresOf(
     const note = targets ? '' : ' (no target: the parts of the figure above, apart)';
     figures.push(
       {
-        name: `/sms balance ack ${during}: p99 of ${n(l.acks.length)} acks, one every ${GAP_MS} ms after the last${targets ? ` (idle: ${n(idle.length)} acks before and after)` : note}`,
+        name: `/sms balance ack ${during}: p99 of ${n(l.acks.length)} acks, the next sent ${GAP_MS} ms after each plus a floor ack${targets ? ` (idle: ${n(idle.length)} acks before and after)` : note}`,
         value: round(percentile(l.acks, 99), 2),
         unit: 'ms',
         baseline: { name: 'idle p99, same run', value: idleP99 },
         ...(targets ? { target: { of: 'ratio', atMost: 1.5 } as const } : {}),
+      },
+      {
+        name: `the floor: a bare Bolt app's /sms ack ${during} (bare-bolt.mjs, its own process, sent halfway between the bot's acks by the same client): p99 of ${n(l.floorAcks.length)} (no target: what this machine allows an ack that does nothing)`,
+        value: round(percentile(l.floorAcks, 99), 2),
+        unit: 'ms',
+        baseline: { name: 'its idle p99, same run', value: round(percentile(idleTimes.floor, 99), 2) },
       },
       {
         name: `/sms balance ack ${during}: p50 (no target)`,

@@ -2,7 +2,8 @@
 // build is, against the same fake Slack (SLACK_API_URL) and the same environment. It registers one `/sms`
 // listener that only acks and answers GET /healthz on PORT. HTTP mode (Bolt's HTTPReceiver, /healthz as a
 // custom route) unless SLACK_APP_TOKEN is set: then Socket Mode, with /healthz on a node:http server once
-// the socket is connected, as smsops serves it. Started by bench/startup.ts; alone:
+// the socket is connected, as smsops serves it. Started by bench/startup.ts (and by bench/uploads.ts, as the
+// acks' floor); alone:
 //   SLACK_BOT_TOKEN=… SLACK_SIGNING_SECRET=… SLACK_API_URL=… PORT=3000 node bench/bare-bolt.mjs
 import { createServer } from 'node:http';
 import bolt from '@slack/bolt';

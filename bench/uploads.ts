@@ -4,11 +4,12 @@
 // one, and the client that times the acks in one of its own (the reads' times, which need the fake Slack, are
 // timed here).
 //
-// - Ack latency of `/sms balance`, sent one after another GAP_MS after each ack (and a floor ack, below), idle (before and after, pooled)
-//   against while a 100,000-recipient campaign runs (at SUBMIT_CHUNK_INTERVAL_MS's default, 1 s: 100 s;
-//   BENCH_CAMPAIGN_PACE_MS sets another, 0 for its chunks as fast as the gateway takes them) and 100,000-row .xlsx
-//   files are read, one after another, for as long as it runs. Target: p99 at most 1.5x idle's, no ack over
-//   1 s. The reads alone and the campaign alone are measured too (no target), to say which costs the acks what.
+// - Ack latency of `/sms balance`, sent one after another GAP_MS after each ack (and a floor ack, below), idle
+//   (before and after, pooled) against while a 100,000-recipient campaign runs (at SUBMIT_CHUNK_INTERVAL_MS's
+//   default, 1 s: 100 s; BENCH_CAMPAIGN_PACE_MS sets another, 0 for its chunks as fast as the gateway takes them)
+//   and 100,000-row .xlsx files are read, one after another, for as long as it runs. Target: p99 at most 1.5x
+//   idle's, no ack over 1 s. The reads alone and the campaign alone are measured too (no target), to say which
+//   costs the acks what.
 //   Beside each window, what the cores did (cpu-share.ts, Linux): how busy they were and how long the bot's main
 //   thread waited for one, on average, against the same during the first idle acks (no target).
 // - The floor of those acks: halfway between two of the bot's acks, the same signed `/sms balance` goes to a bare
@@ -28,8 +29,8 @@
 // Run alone with `npx tsx bench/uploads.ts` (`--quick`: fewer idle acks, for a look while changing things).
 // For an experiment on one window (the command line only, never `npm run bench`; checked before anything starts):
 // - BENCH_UPLOADS_WINDOW=both|reads|campaign: the idle acks, that window, the idle acks again, printed as one JSON
-//   line (p99 and p50 against idle's, the floor's beside them, the reads, the peak RSS); the hostile files are not uploaded. `reads` reads
-//   BENCH_UPLOADS_READS files (60).
+//   line (p99 and p50 against idle's, the floor's beside them, the reads, the peak RSS); the hostile files are not
+//   uploaded. `reads` reads BENCH_UPLOADS_READS files (60).
 // - BENCH_BOT_NODE_FLAGS: node flags for the bot after npm start's, split on spaces (e.g. `--trace-gc-nvp`, or
 //   `--cpu-prof --cpu-prof-dir=/tmp/prof`: without a folder the profiles land in the checkout). Other V8 flags
 //   than npm start's make the bot reject and rewrite dist/'s code cache (see docs/performance.md).
@@ -189,11 +190,7 @@ export async function benchUploads(
     const both = await campaign(run, files.campaigns[1], files.xlsx);
     // The reading threads idle out (15 s) on their own; the acks after do not wait for that.
     const idleAfter = await ackSeries(run, idleAcks);
-    const idle = {
-      bot: [...idleBefore.bot, ...idleAfter.bot],
-      floor: [...idleBefore.floor, ...idleAfter.floor],
-    };
-    return figuresOf({ acks: idle, cpu: idleCpu }, { reads, alone, both }, [
+    return figuresOf({ acks: pooled(idleBefore, idleAfter), cpu: idleCpu }, { reads, alone, both }, [
       {
         what: `a ${mib(files.bomb.length)} .xlsx whose zip directory declares 1 kB for a part that inflates to ${(BOMB_INFLATED / 1e9).toFixed(1)} GB`,
         r: bomb,
@@ -268,6 +265,11 @@ async function ackPair(run: Run, times: AckTimes): Promise<void> {
   await pause(GAP_MS / 2);
   times.floor.push(await balanceAck(run.floorDriver));
   await pause(GAP_MS / 2);
+}
+
+/** Two series as one: the idle acks before the windows and after them. */
+function pooled(a: AckTimes, b: AckTimes): AckTimes {
+  return { bot: [...a.bot, ...b.bot], floor: [...a.floor, ...b.floor] };
 }
 
 async function ackSeries(run: Run, count: number): Promise<AckTimes> {
@@ -565,9 +567,7 @@ async function oneWindow(
     window === 'reads'
       ? await readsAlone(run, files.xlsx, experiment.reads)
       : await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined);
-  const idleAfter = await ackSeries(run, idleAcks);
-  const idle = [...idleBefore.bot, ...idleAfter.bot];
-  const floorIdle = [...idleBefore.floor, ...idleAfter.floor];
+  const { bot: idle, floor: floorIdle } = pooled(idleBefore, await ackSeries(run, idleAcks));
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
   console.log(
     JSON.stringify({
@@ -646,6 +646,7 @@ function figuresOf(
 ): BenchFigure[] {
   const idle = idleTimes.bot;
   const idleP99 = round(percentile(idle, 99), 2);
+  const floorIdleP99 = round(percentile(idleTimes.floor, 99), 2);
   const idleMax = round(Math.max(...idle), 1);
   const n = (v: number) => v.toLocaleString('en-US');
   const campaignText = (l: Loaded) =>
@@ -674,8 +675,9 @@ function figuresOf(
       },
       {
         // Against the target's baseline, not the floor's own idle p99: that one is timed while the bot follows up
-        // its last ack (the balance fetched and posted), so it is not quiet (nor is the loaded one, for the same reason).
-        name: `the floor: a bare Bolt app's /sms ack ${during} (bare-bolt.mjs, its own process, sent halfway between the bot's acks by the same client): p99 of ${n(l.floorAcks.length)} (its own idle p99 ${round(percentile(idleTimes.floor, 99), 2)} ms; no target: what this machine gives an ack that does nothing, under the same load)`,
+        // its last ack (the balance fetched and posted), so it is not quiet (nor is the loaded one, for the same
+        // reason).
+        name: `the floor: a bare Bolt app's /sms ack ${during} (bare-bolt.mjs, its own process, sent halfway between the bot's acks by the same client): p99 of ${n(l.floorAcks.length)} (its own idle p99 ${floorIdleP99} ms; no target: what this machine gives an ack that does nothing, under the same load)`,
         value: round(percentile(l.floorAcks, 99), 2),
         unit: 'ms',
         baseline: { name: "the bot's idle p99, same run (the target's baseline)", value: idleP99 },

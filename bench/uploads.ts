@@ -36,6 +36,11 @@
 //   than npm start's make the bot reject and rewrite dist/'s code cache (see docs/performance.md).
 // - BENCH_BOT_OUTPUT: a file all of the bot's output is appended to (the bench keeps only its first 200,000
 //   characters): what a GC trace needs.
+// - BENCH_UPLOADS_IDLE_ACKS: the idle acks before the window and again after it (IDLE_ACKS, 150 with --quick).
+// - BENCH_UPLOADS_ACKS=floor: only the bare app's acks are sent and timed, the bot gets no `/sms balance` (it still
+//   reads the files and runs the campaign, at the same pace): what this machine gives an app that does nothing
+//   under that load, its ratio against its own idle acks, with no command of the bot's to follow up meanwhile.
+//   The bot's figures in the JSON line are null.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +75,12 @@ const ROWS = 100_000;
  * measure the queue.
  */
 const GAP_MS = 10;
+/**
+ * Idle acks before the windows and again after them, the target's baseline. 3,000 each since 2026-11-29 (tenth
+ * session), where 500 each made a baseline as noisy as the target's margin: within one run, the idle p99 of
+ * consecutive stretches of 1,000 acks put the same loaded p99 at 1.02x-2.65x (docs/performance.md).
+ */
+const IDLE_ACKS = 3_000;
 const BOMB_INFLATED = 1.4e9;
 /**
  * SUBMIT_CHUNK_INTERVAL_MS of the campaigns: the bot's default, 1 s, as a campaign runs unless an admin sets
@@ -90,6 +101,8 @@ interface Run {
   ackDriver: Driver;
   /** The same, to the bare Bolt app: the floor of the acks. */
   floorDriver: Driver;
+  /** Only the floor's acks sent (BENCH_UPLOADS_ACKS=floor): the bot is sent no `/sms balance` in the series. */
+  floorOnly: boolean;
   bot: Spawned;
   dbPath: string;
 }
@@ -100,13 +113,17 @@ export interface UploadsExperiment {
   reads: number;
   botNodeFlags: string[];
   botOutput?: string;
+  /** Idle acks before and after the window, when not the bench's own count. */
+  idleAcks?: number;
+  /** `floor`: the bot's acks left out of the series (see the top of this file). */
+  acks: 'both' | 'floor';
 }
 
 export async function benchUploads(
   options: { quick?: boolean; experiment?: UploadsExperiment } = {},
 ): Promise<Figure[]> {
   const { experiment } = options;
-  const idleAcks = options.quick ? 150 : 500;
+  const idleAcks = experiment?.idleAcks ?? (options.quick ? 150 : IDLE_ACKS);
   await ensureBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'smsops-bench-uploads-'));
   // Made before the bot starts: building the bomb is 10 s of this process's CPU.
@@ -173,7 +190,8 @@ export async function benchUploads(
       fake,
       transport: timer.transport,
     });
-    const run: Run = { fake, driver, ackDriver, floorDriver, bot, dbPath };
+    const floorOnly = experiment?.acks === 'floor';
+    const run: Run = { fake, driver, ackDriver, floorDriver, floorOnly, bot, dbPath };
     await warmUp(run, files.smallXlsx);
     const idleWatch = cpuWatch(run.bot.child.pid!);
     const idleBefore = await ackSeries(run, idleAcks);
@@ -259,9 +277,12 @@ interface AckTimes {
   floor: number[];
 }
 
-/** One of the bot's acks, then one of the floor's, each followed by half the gap (the bot's next waits for both). */
+/**
+ * One of the bot's acks, then one of the floor's, each followed by half the gap (the bot's next waits for both).
+ * With `floorOnly`, the floor's alone, at the same pace.
+ */
 async function ackPair(run: Run, times: AckTimes): Promise<void> {
-  times.bot.push(await balanceAck(run.ackDriver));
+  if (!run.floorOnly) times.bot.push(await balanceAck(run.ackDriver));
   await pause(GAP_MS / 2);
   times.floor.push(await balanceAck(run.floorDriver));
   await pause(GAP_MS / 2);
@@ -569,26 +590,32 @@ async function oneWindow(
       : await campaign(run, files.campaigns[1]!, window === 'both' ? files.xlsx : undefined);
   const { bot: idle, floor: floorIdle } = pooled(idleBefore, await ackSeries(run, idleAcks));
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
+  // With BENCH_UPLOADS_ACKS=floor the bot's series are empty: its figures are null, never a ratio of nothing.
+  const bot = loaded.acks.length > 0 && idle.length > 0;
+  const ratioOf = (a: number[], b: number[]) => round(percentile(a, 99) / percentile(b, 99), 2);
   console.log(
     JSON.stringify({
       window,
+      acksSent: experiment.acks,
+      idleAcks: floorIdle.length,
       botNodeFlags: experiment.botNodeFlags.join(' '),
-      p99: at(loaded.acks, 99),
-      idleP99: at(idle, 99),
-      ratio: round(percentile(loaded.acks, 99) / percentile(idle, 99), 2),
-      p50: at(loaded.acks, 50),
-      idleP50: at(idle, 50),
-      slowest: round(Math.max(...loaded.acks), 1),
+      p99: bot ? at(loaded.acks, 99) : null,
+      idleP99: bot ? at(idle, 99) : null,
+      ratio: bot ? ratioOf(loaded.acks, idle) : null,
+      p50: bot ? at(loaded.acks, 50) : null,
+      idleP50: bot ? at(idle, 50) : null,
+      slowest: bot ? round(Math.max(...loaded.acks), 1) : null,
       floor: {
         p99: at(loaded.floorAcks, 99),
         idleP99: at(floorIdle, 99),
-        ratio: round(percentile(loaded.floorAcks, 99) / percentile(floorIdle, 99), 2),
+        ratio: ratioOf(loaded.floorAcks, floorIdle),
         // As the whole run prints it: against the bot's idle p99, the target's baseline.
-        overBotIdleP99: round(percentile(loaded.floorAcks, 99) / percentile(idle, 99), 2),
+        overBotIdleP99: bot ? ratioOf(loaded.floorAcks, idle) : null,
         p50: at(loaded.floorAcks, 50),
         idleP50: at(floorIdle, 50),
       },
       acks: loaded.acks.length,
+      floorAcks: loaded.floorAcks.length,
       reads: loaded.readMs.length,
       readMedianMs: loaded.readMs.length > 0 ? round(median(loaded.readMs), 0) : null,
       peakRssMiB: round(loaded.peakRssMiB, 1),
@@ -604,7 +631,13 @@ async function oneWindow(
 function experimentFromEnv(env: NodeJS.ProcessEnv): UploadsExperiment | undefined {
   const window = env.BENCH_UPLOADS_WINDOW;
   if (window === undefined || window === '') {
-    for (const name of ['BENCH_UPLOADS_READS', 'BENCH_BOT_NODE_FLAGS', 'BENCH_BOT_OUTPUT']) {
+    for (const name of [
+      'BENCH_UPLOADS_READS',
+      'BENCH_BOT_NODE_FLAGS',
+      'BENCH_BOT_OUTPUT',
+      'BENCH_UPLOADS_IDLE_ACKS',
+      'BENCH_UPLOADS_ACKS',
+    ]) {
       if (env[name])
         throw new Error(`${name} is for an experiment on one window: set BENCH_UPLOADS_WINDOW too`);
     }
@@ -619,11 +652,23 @@ function experimentFromEnv(env: NodeJS.ProcessEnv): UploadsExperiment | undefine
       `BENCH_UPLOADS_READS is a whole number of files, 1 or more, not ${JSON.stringify(env.BENCH_UPLOADS_READS)}`,
     );
   }
+  const idleAcks = env.BENCH_UPLOADS_IDLE_ACKS ? Number(env.BENCH_UPLOADS_IDLE_ACKS) : undefined;
+  if (idleAcks !== undefined && (!Number.isInteger(idleAcks) || idleAcks < 100)) {
+    throw new Error(
+      `BENCH_UPLOADS_IDLE_ACKS is a whole number of acks, 100 or more, not ${JSON.stringify(env.BENCH_UPLOADS_IDLE_ACKS)}`,
+    );
+  }
+  const acks = env.BENCH_UPLOADS_ACKS || 'both';
+  if (acks !== 'both' && acks !== 'floor') {
+    throw new Error(`BENCH_UPLOADS_ACKS is both or floor, not ${JSON.stringify(acks)}`);
+  }
   return {
     window,
     reads,
     botNodeFlags: (env.BENCH_BOT_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
     ...(env.BENCH_BOT_OUTPUT ? { botOutput: env.BENCH_BOT_OUTPUT } : {}),
+    ...(idleAcks !== undefined ? { idleAcks } : {}),
+    acks,
   };
 }
 

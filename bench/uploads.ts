@@ -38,9 +38,9 @@
 //   characters): what a GC trace needs.
 // - BENCH_UPLOADS_IDLE_ACKS: the idle acks before the window and again after it (IDLE_ACKS, 150 with --quick).
 // - BENCH_UPLOADS_ACKS=floor: only the bare app's acks are sent and timed, the bot gets no `/sms balance` (it still
-//   reads the files and runs the campaign, at the same pace): what this machine gives an app that does nothing
-//   under that load, its ratio against its own idle acks, with no command of the bot's to follow up meanwhile.
-//   The bot's figures in the JSON line are null.
+//   runs the campaign at its pace and reads the files back to back, more of them with no balance to answer): what
+//   this machine gives a bare Bolt app under that load, against its own idle acks, with no `/sms balance` of the
+//   bot's to follow up meanwhile. The bot's figures in the JSON line are null.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ const IDLE_ACKS = 3_000;
 const BOMB_INFLATED = 1.4e9;
 /**
  * SUBMIT_CHUNK_INTERVAL_MS of the campaigns: the bot's default, 1 s, as a campaign runs unless an admin sets
- * another pace. Its 100 s give the loaded window ~7,000 acks beside 800-1,500 reads (2026-11-28), where pace 0
+ * another pace. Its 100 s give the loaded window 5,000-7,000 acks beside 350-1,500 reads (by the host), where pace 0
  * (chunks as fast as the gateway takes them: 4-8 s on this project's machines) gave ~120 acks and ~10 reads, and a
  * p99 that was one slow ack.
  */
@@ -591,13 +591,13 @@ async function oneWindow(
   const { bot: idle, floor: floorIdle } = pooled(idleBefore, await ackSeries(run, idleAcks));
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
   // With BENCH_UPLOADS_ACKS=floor the bot's series are empty: its figures are null, never a ratio of nothing.
-  const bot = loaded.acks.length > 0 && idle.length > 0;
+  const bot = experiment.acks === 'both';
   const ratioOf = (a: number[], b: number[]) => round(percentile(a, 99) / percentile(b, 99), 2);
   console.log(
     JSON.stringify({
       window,
       acksSent: experiment.acks,
-      idleAcks: floorIdle.length,
+      idleAcksEachSide: idleAcks,
       botNodeFlags: experiment.botNodeFlags.join(' '),
       p99: bot ? at(loaded.acks, 99) : null,
       idleP99: bot ? at(idle, 99) : null,
@@ -613,6 +613,7 @@ async function oneWindow(
         overBotIdleP99: bot ? ratioOf(loaded.floorAcks, idle) : null,
         p50: at(loaded.floorAcks, 50),
         idleP50: at(floorIdle, 50),
+        slowest: round(Math.max(...loaded.floorAcks), 1),
       },
       acks: loaded.acks.length,
       floorAcks: loaded.floorAcks.length,
@@ -712,7 +713,7 @@ function figuresOf(
     const note = targets ? '' : ' (no target: the parts of the figure above, apart)';
     figures.push(
       {
-        name: `/sms balance ack ${during}: p99 of ${n(l.acks.length)} acks, the next sent ${GAP_MS} ms after each plus a floor ack${targets ? ` (idle: ${n(idle.length)} acks before and after)` : note}`,
+        name: `/sms balance ack ${during}: p99 of ${n(l.acks.length)} acks, the next sent ${GAP_MS} ms after each plus a floor ack${targets ? ` (idle: ${n(idle.length / 2)} acks before and ${n(idle.length / 2)} after)` : note}`,
         value: round(percentile(l.acks, 99), 2),
         unit: 'ms',
         baseline: { name: 'idle p99, same run', value: idleP99 },

@@ -77,8 +77,8 @@ const ROWS = 100_000;
 const GAP_MS = 10;
 /**
  * Idle acks before the windows and again after them, the target's baseline. 3,000 each since 2026-11-29 (tenth
- * session), where 500 each made a baseline as noisy as the target's margin: within one run, the idle p99 of
- * consecutive stretches of 1,000 acks put the same loaded p99 at 1.02x-2.65x (docs/performance.md).
+ * session), where 500 each made a baseline noisier than the target's margin: within one run, the idle p99 of
+ * overlapping stretches of 1,000 acks put the same loaded p99 at 1.02x-2.26x (docs/performance.md).
  */
 const IDLE_ACKS = 3_000;
 const BOMB_INFLATED = 1.4e9;

@@ -591,7 +591,7 @@ async function oneWindow(
   const { bot: idle, floor: floorIdle } = pooled(idleBefore, await ackSeries(run, idleAcks));
   const at = (ms: number[], p: number) => round(percentile(ms, p), 2);
   // With BENCH_UPLOADS_ACKS=floor the bot's series are empty: its figures are null, never a ratio of nothing.
-  const bot = experiment.acks === 'both';
+  const bot = !run.floorOnly;
   const ratioOf = (a: number[], b: number[]) => round(percentile(a, 99) / percentile(b, 99), 2);
   console.log(
     JSON.stringify({
